@@ -1,0 +1,39 @@
+/* SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104 / FIPS 198-1). */
+#ifndef SE_SHA256_H
+#define SE_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SE_SHA256_BLOCK_BYTES 64
+#define SE_SHA256_DIGEST_BYTES 32
+
+typedef struct {
+    uint32_t h[8];
+    uint64_t total_bytes;
+    uint8_t buf[SE_SHA256_BLOCK_BYTES];
+    size_t buf_len;
+} se_sha256_ctx;
+
+void se_sha256_init(se_sha256_ctx *ctx);
+void se_sha256_update(se_sha256_ctx *ctx, const uint8_t *data, size_t len);
+void se_sha256_final(se_sha256_ctx *ctx, uint8_t digest[SE_SHA256_DIGEST_BYTES]);
+void se_sha256(const uint8_t *data, size_t len, uint8_t digest[SE_SHA256_DIGEST_BYTES]);
+
+/* One compression of a 64-byte block into state h (exposed for benchmarks and
+ * for the hardware driver's software fallback). */
+void se_sha256_compress(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES]);
+
+typedef struct {
+    se_sha256_ctx inner;
+    se_sha256_ctx outer;
+} se_hmac_sha256_ctx;
+
+/* Any key length: keys longer than 64 bytes are hashed first. */
+void se_hmac_sha256_init(se_hmac_sha256_ctx *ctx, const uint8_t *key, size_t key_len);
+void se_hmac_sha256_update(se_hmac_sha256_ctx *ctx, const uint8_t *data, size_t len);
+void se_hmac_sha256_final(se_hmac_sha256_ctx *ctx, uint8_t mac[SE_SHA256_DIGEST_BYTES]);
+void se_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
+                    uint8_t mac[SE_SHA256_DIGEST_BYTES]);
+
+#endif

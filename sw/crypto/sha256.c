@@ -1,0 +1,174 @@
+/* SHA-256 (FIPS 180-4) and HMAC-SHA256 (FIPS 198-1), portable and allocation-free. */
+#include <string.h>
+
+#include "se/ct.h"
+#include "se/sha256.h"
+
+static const uint32_t k256[64] = {
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u,
+    0xab1c5ed5u, 0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu,
+    0x9bdc06a7u, 0xc19bf174u, 0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu,
+    0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau, 0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u,
+    0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u, 0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu,
+    0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u, 0xa2bfe8a1u, 0xa81a664bu,
+    0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u, 0x19a4c116u,
+    0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u,
+    0xc67178f2u,
+};
+
+static const uint32_t h0[8] = {
+    0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+    0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u,
+};
+
+static inline uint32_t ror(uint32_t x, unsigned n)
+{
+    return (x >> n) | (x << (32u - n));
+}
+
+static inline uint32_t load_be32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static inline void store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+void se_sha256_compress(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES])
+{
+    /* A 16-word rolling schedule keeps the stack small on the node. */
+    uint32_t w[16];
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+
+    for (unsigned i = 0; i < 16; i++)
+        w[i] = load_be32(block + 4 * i);
+    for (unsigned i = 0; i < 64; i++) {
+        if (i >= 16) {
+            uint32_t w15 = w[(i - 15) & 15], w2 = w[(i - 2) & 15];
+            uint32_t s0 = ror(w15, 7) ^ ror(w15, 18) ^ (w15 >> 3);
+            uint32_t s1 = ror(w2, 17) ^ ror(w2, 19) ^ (w2 >> 10);
+            w[i & 15] += s0 + w[(i - 7) & 15] + s1;
+        }
+        uint32_t t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + k256[i] +
+                      w[i & 15];
+        uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
+    se_ct_wipe(w, sizeof w);
+}
+
+void se_sha256_init(se_sha256_ctx *ctx)
+{
+    memcpy(ctx->h, h0, sizeof h0);
+    ctx->total_bytes = 0;
+    ctx->buf_len = 0;
+}
+
+void se_sha256_update(se_sha256_ctx *ctx, const uint8_t *data, size_t len)
+{
+    ctx->total_bytes += len;
+    if (ctx->buf_len > 0) {
+        size_t take = SE_SHA256_BLOCK_BYTES - ctx->buf_len;
+        if (take > len)
+            take = len;
+        memcpy(ctx->buf + ctx->buf_len, data, take);
+        ctx->buf_len += take;
+        data += take;
+        len -= take;
+        if (ctx->buf_len < SE_SHA256_BLOCK_BYTES)
+            return;
+        se_sha256_compress(ctx->h, ctx->buf);
+        ctx->buf_len = 0;
+    }
+    for (; len >= SE_SHA256_BLOCK_BYTES; data += SE_SHA256_BLOCK_BYTES, len -= SE_SHA256_BLOCK_BYTES)
+        se_sha256_compress(ctx->h, data);
+    memcpy(ctx->buf, data, len);
+    ctx->buf_len = len;
+}
+
+void se_sha256_final(se_sha256_ctx *ctx, uint8_t digest[SE_SHA256_DIGEST_BYTES])
+{
+    uint64_t bits = ctx->total_bytes * 8u;
+    uint8_t pad[SE_SHA256_BLOCK_BYTES + 8] = {0x80};
+    /* Pad with 0x80 and zeros so that 8 length bytes end a block. */
+    size_t pad_len = (ctx->buf_len < 56 ? 56 : 120) - ctx->buf_len;
+
+    for (unsigned i = 0; i < 8; i++)
+        pad[pad_len + i] = (uint8_t)(bits >> (56 - 8 * i));
+    se_sha256_update(ctx, pad, pad_len + 8);
+    for (unsigned i = 0; i < 8; i++)
+        store_be32(digest + 4 * i, ctx->h[i]);
+    se_ct_wipe(ctx, sizeof *ctx);
+}
+
+void se_sha256(const uint8_t *data, size_t len, uint8_t digest[SE_SHA256_DIGEST_BYTES])
+{
+    se_sha256_ctx ctx;
+    se_sha256_init(&ctx);
+    se_sha256_update(&ctx, data, len);
+    se_sha256_final(&ctx, digest);
+}
+
+void se_hmac_sha256_init(se_hmac_sha256_ctx *ctx, const uint8_t *key, size_t key_len)
+{
+    uint8_t k[SE_SHA256_BLOCK_BYTES] = {0};
+
+    if (key_len > SE_SHA256_BLOCK_BYTES)
+        se_sha256(key, key_len, k);
+    else
+        memcpy(k, key, key_len);
+    for (unsigned i = 0; i < SE_SHA256_BLOCK_BYTES; i++)
+        k[i] ^= 0x36u;
+    se_sha256_init(&ctx->inner);
+    se_sha256_update(&ctx->inner, k, sizeof k);
+    for (unsigned i = 0; i < SE_SHA256_BLOCK_BYTES; i++)
+        k[i] ^= 0x36u ^ 0x5cu;
+    se_sha256_init(&ctx->outer);
+    se_sha256_update(&ctx->outer, k, sizeof k);
+    se_ct_wipe(k, sizeof k);
+}
+
+void se_hmac_sha256_update(se_hmac_sha256_ctx *ctx, const uint8_t *data, size_t len)
+{
+    se_sha256_update(&ctx->inner, data, len);
+}
+
+void se_hmac_sha256_final(se_hmac_sha256_ctx *ctx, uint8_t mac[SE_SHA256_DIGEST_BYTES])
+{
+    uint8_t inner[SE_SHA256_DIGEST_BYTES];
+
+    se_sha256_final(&ctx->inner, inner);
+    se_sha256_update(&ctx->outer, inner, sizeof inner);
+    se_sha256_final(&ctx->outer, mac);
+    se_ct_wipe(inner, sizeof inner);
+}
+
+void se_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
+                    uint8_t mac[SE_SHA256_DIGEST_BYTES])
+{
+    se_hmac_sha256_ctx ctx;
+    se_hmac_sha256_init(&ctx, key, key_len);
+    se_hmac_sha256_update(&ctx, data, len);
+    se_hmac_sha256_final(&ctx, mac);
+}

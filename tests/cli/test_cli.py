@@ -1,0 +1,60 @@
+"""The CLI's own contract: batch error lines, continuation after bad lines, exit status, human mode."""
+import hashlib
+import json
+import subprocess
+
+from conftest import CLI
+
+
+def run(args, stdin=""):
+    return subprocess.run([str(CLI), *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_bad_lines_get_named_errors_and_processing_continues():
+    lines = [
+        '{"op":"sha256","msg":"6"}',            # odd-length hex
+        '{"op":"sha256","msg":"zz"}',           # not hex
+        '{"op":"sha256"}',                      # missing field
+        '{"op":"frobnicate"}',                  # unknown op
+        '{"msg":"00"}',                         # no op at all
+        'this is not json',
+        '{"op":"sha256","msg":"616263","id":"last"}',
+    ]
+    p = run(["--backend", "sw", "batch"], "\n".join(lines) + "\n")
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [o.get("error") for o in out] == [
+        "bad_hex", "bad_hex", "bad_input", "unknown_op", "bad_input", "bad_input", None]
+    assert out[0]["field"] == "msg" and out[2]["field"] == "msg"
+    assert out[-1] == {"digest": hashlib.sha256(b"abc").hexdigest(), "id": "last"}
+    assert p.returncode == 1
+
+
+def test_all_good_lines_exit_zero():
+    p = run(["batch"], '{"op":"sha256","msg":""}\n\n{"op":"sha256","msg":"00","id":7}\n')
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert p.returncode == 0
+    assert out[1] == {"digest": hashlib.sha256(b"\0").hexdigest(), "id": 7}
+
+
+def test_human_subcommand_matches_batch_schema():
+    p = run(["hmac-sha256", "--key", "6b6579", "--msg", "6d7367"])
+    assert p.returncode == 0
+    import hmac
+    assert p.stdout.strip() == "mac: " + hmac.new(b"key", b"msg", hashlib.sha256).hexdigest()
+
+
+def test_human_error_goes_to_stderr_with_status():
+    p = run(["sha256", "--msg", "xyz"])
+    assert p.returncode == 1 and p.stdout == ""
+    assert "error: bad_hex" in p.stderr
+
+
+def test_unknown_backend_is_refused():
+    p = run(["--backend", "quantum", "batch"], "")
+    assert p.returncode == 2 and "quantum" in p.stderr
+
+
+def test_ops_lists_every_op_with_fields():
+    p = run(["ops"])
+    assert p.returncode == 0
+    assert any(line.startswith("sha256 ") for line in p.stdout.splitlines())

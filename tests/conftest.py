@@ -1,0 +1,101 @@
+"""Shared pytest fixtures: run the CLI's batch mode, count vectors per kind, locate NIST files."""
+import json
+import os
+import pathlib
+import subprocess
+from collections import defaultdict
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CLI = ROOT / "build" / "host" / "se"
+
+_passed = defaultdict(int)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--backend", default=os.environ.get("SE_BACKEND", "sw"),
+                     help="CLI backend the vector suites run on (sw, later rtl/soc)")
+
+
+@pytest.fixture(scope="session")
+def backend(request):
+    return request.config.getoption("--backend")
+
+
+def run_batch(requests, backend="sw"):
+    """Feeds requests (dicts) to `se batch`, one process for the whole list; returns the responses."""
+    if not CLI.exists():
+        pytest.fail(f"{CLI} is missing: run `make cli` first")
+    lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in requests)
+    proc = subprocess.run([str(CLI), "--backend", backend, "batch"], input=lines,
+                          capture_output=True, text=True, timeout=1800)
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(out) == len(requests), (
+        f"batch returned {len(out)} lines for {len(requests)} requests; stderr: {proc.stderr[-2000:]}")
+    assert proc.returncode == (0 if all("error" not in o for o in out) else 1), \
+        "batch exit status does not say whether a line failed"
+    return out
+
+
+class Session:
+    """A long-lived `se batch` process for chained tests (each request waits for its answer)."""
+
+    def __init__(self, backend):
+        self.proc = subprocess.Popen([str(CLI), "--backend", backend, "batch"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def __call__(self, request):
+        self.proc.stdin.write(json.dumps(request, separators=(",", ":")) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        assert line, f"se batch exited early (status {self.proc.poll()})"
+        return json.loads(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+@pytest.fixture
+def session(backend):
+    s = Session(backend)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def batch(backend):
+    def _batch(requests, backend_override=None):
+        return run_batch(requests, backend_override or backend)
+    return _batch
+
+
+@pytest.fixture
+def tally():
+    """tally(kind, n): records that n vectors of this kind passed (printed at the end of the run)."""
+    def _tally(kind, n):
+        _passed[kind] += n
+    return _tally
+
+
+@pytest.fixture(scope="session")
+def vectors():
+    """Root of the NIST/RFC vector files shipped by the cryptography-vectors package."""
+    import cryptography_vectors
+    return pathlib.Path(cryptography_vectors.__file__).parent
+
+
+@pytest.fixture(scope="session")
+def seed():
+    """Seed of the randomised cross-checks; set SE_TEST_SEED to replay a failure."""
+    return int(os.environ.get("SE_TEST_SEED", "20261122"))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _passed:
+        return
+    terminalreporter.section("vectors passed, by kind")
+    for kind in sorted(_passed):
+        terminalreporter.write_line(f"{kind:48s} {_passed[kind]:7d}")
+    terminalreporter.write_line(f"{'total':48s} {sum(_passed.values()):7d}")

@@ -1,0 +1,52 @@
+/* The host CLI's operation interface: every op reads a JSON request and fills a JSON response. */
+#ifndef SE_CLI_H
+#define SE_CLI_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "se/status.h"
+
+/* Largest byte string a field may carry (hex doubles it on the wire). */
+#define CLI_MAX_BYTES 65536
+
+/* An operation: reads fields of req, writes result fields into resp.
+ * Returning anything but SE_OK turns the response into {"error": name}. */
+typedef se_status (*cli_op_fn)(const json_t *req, json_t *resp);
+
+typedef struct {
+    const char *name;    /* batch "op" value, lower_snake_case; the human subcommand uses '-' for '_' */
+    cli_op_fn fn;
+    const char *fields;  /* one-line synopsis of the request fields, for --help */
+} cli_op;
+
+/* Op tables, one per area, each ended by an entry with name == NULL. */
+extern const cli_op cli_ops_hash[];  /* ops_hash.c: sha256, hmac, drbg */
+extern const cli_op cli_ops_sym[];   /* ops_sym.c: aes modes, aead */
+extern const cli_op cli_ops_ecp[];   /* ops_ecp.c: prime-field ECC, bigint, x25519 */
+extern const cli_op cli_ops_drbg[];  /* ops_drbg.c: hmac_drbg */
+extern const cli_op cli_ops_ec2m[];  /* ops_ec2m.c: binary-field ECC (if it needs own ops) */
+
+/* Field readers. Errors: SE_ERR_BAD_INPUT (missing or wrong JSON type),
+ * SE_ERR_BAD_HEX (not an even-length hex string), SE_ERR_BAD_LENGTH (longer than cap). */
+se_status cli_hex(const json_t *req, const char *field, uint8_t *buf, size_t cap, size_t *len);
+/* As cli_hex; an absent field gives *len = 0 and *present = 0 (present may be NULL). */
+se_status cli_hex_opt(const json_t *req, const char *field, uint8_t *buf, size_t cap, size_t *len,
+                      int *present);
+/* Unsigned integer given as a JSON integer or a decimal string. */
+se_status cli_uint(const json_t *req, const char *field, unsigned long *v);
+se_status cli_uint_opt(const json_t *req, const char *field, unsigned long *v, unsigned long dflt);
+se_status cli_str(const json_t *req, const char *field, const char **s);
+se_status cli_str_opt(const json_t *req, const char *field, const char **s, const char *dflt);
+
+/* Field writers. */
+void cli_put_hex(json_t *resp, const char *field, const uint8_t *buf, size_t len);
+void cli_put_str(json_t *resp, const char *field, const char *s);
+void cli_put_uint(json_t *resp, const char *field, unsigned long v);
+void cli_put_bool(json_t *resp, const char *field, int v);
+
+/* Host entropy (getrandom) for ops that need fresh randomness. */
+se_status cli_os_random(uint8_t *buf, size_t len);
+
+#endif

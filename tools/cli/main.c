@@ -1,0 +1,172 @@
+/* se: the host command-line tool over the crypto API (human subcommands and JSON-lines batch mode). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+extern const char *cli_failed_field;
+
+/* Tables still being written are weak so the tool links while areas land one by one. */
+#pragma weak cli_ops_sym
+#pragma weak cli_ops_drbg
+#pragma weak cli_ops_ecp
+#pragma weak cli_ops_ec2m
+
+static const cli_op *const tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp,
+                                       cli_ops_ec2m};
+
+static const char *const backends[] = {"sw"};
+
+static const cli_op *find_op(const char *name)
+{
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+        for (const cli_op *op = tables[t]; op != NULL && op->name != NULL; op++)
+            if (strcmp(op->name, name) == 0)
+                return op;
+    return NULL;
+}
+
+/* Runs one request; returns the response (caller frees) and sets *ok. */
+static json_t *run_request(const json_t *req, int *ok)
+{
+    json_t *resp = json_object();
+    const json_t *id = json_object_get(req, "id");
+    const char *name = json_string_value(json_object_get(req, "op"));
+    const cli_op *op = name ? find_op(name) : NULL;
+    se_status st;
+
+    cli_failed_field = NULL;
+    if (!json_is_object(req))
+        st = SE_ERR_BAD_INPUT;
+    else if (op == NULL)
+        st = name ? SE_ERR_UNKNOWN_OP : SE_ERR_BAD_INPUT;
+    else
+        st = op->fn(req, resp);
+    if (st != SE_OK) {
+        json_object_clear(resp);
+        json_object_set_new(resp, "error", json_string(se_status_name(st)));
+        if (cli_failed_field != NULL)
+            json_object_set_new(resp, "field", json_string(cli_failed_field));
+        if (name == NULL)
+            json_object_set_new(resp, "field", json_string("op"));
+    }
+    if (id != NULL)
+        json_object_set(resp, "id", (json_t *)id);
+    *ok = st == SE_OK;
+    return resp;
+}
+
+/* One JSON object per input line, one per output line; exit 1 if any line failed. */
+static int batch(void)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    int all_ok = 1;
+
+    while (getline(&line, &cap, stdin) > 0) {
+        json_error_t jerr;
+        json_t *req, *resp;
+        int ok;
+
+        if (strspn(line, " \t\r\n") == strlen(line))
+            continue;
+        req = json_loads(line, 0, &jerr);
+        if (req == NULL) {
+            resp = json_pack("{s:s, s:s}", "error", "bad_input", "detail", jerr.text);
+            ok = 0;
+        } else {
+            resp = run_request(req, &ok);
+            json_decref(req);
+        }
+        all_ok &= ok;
+        char *out = json_dumps(resp, JSON_COMPACT);
+        puts(out);
+        fflush(stdout);
+        free(out);
+        json_decref(resp);
+    }
+    free(line);
+    return all_ok ? 0 : 1;
+}
+
+/* `se ecdsa-sign --curve secp256r1 --key HEX`: the flags become the fields of one request. */
+static int human(const char *opname, int argc, char **argv)
+{
+    json_t *req = json_object();
+    char name[64];
+    int ok;
+
+    snprintf(name, sizeof name, "%s", opname);
+    for (char *c = name; *c; c++)
+        if (*c == '-')
+            *c = '_';
+    json_object_set_new(req, "op", json_string(name));
+    for (int i = 0; i < argc; i++) {
+        if (strncmp(argv[i], "--", 2) != 0 || i + 1 >= argc) {
+            fprintf(stderr, "se: expected --field value, got '%s'\n", argv[i]);
+            json_decref(req);
+            return 2;
+        }
+        /* A value that is itself JSON (a custom curve object) is passed through as JSON. */
+        json_t *v = argv[i + 1][0] == '{' ? json_loads(argv[i + 1], 0, NULL) : NULL;
+        json_object_set_new(req, argv[i] + 2, v ? v : json_string(argv[i + 1]));
+        i++;
+    }
+    json_t *resp = run_request(req, &ok);
+    const char *key;
+    json_t *val;
+    json_object_foreach(resp, key, val) {
+        FILE *f = ok ? stdout : stderr;
+        if (json_is_string(val))
+            fprintf(f, "%s: %s\n", key, json_string_value(val));
+        else {
+            char *s = json_dumps(val, JSON_ENCODE_ANY);
+            fprintf(f, "%s: %s\n", key, s);
+            free(s);
+        }
+    }
+    json_decref(resp);
+    json_decref(req);
+    return ok ? 0 : 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: se [--backend sw] batch            JSON lines in, JSON lines out\n"
+               "       se [--backend sw] OP --field value  one operation, fields as flags\n"
+               "       se ops                              list operations and their fields\n"
+               "backends: sw (rtl and soc arrive with the engine and node)\n"
+               "see docs/cli.md\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *backend = "sw";
+    int i = 1;
+
+    if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
+        backend = argv[i + 1];
+        i += 2;
+    }
+    int known = 0;
+    for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++)
+        known |= strcmp(backend, backends[b]) == 0;
+    if (!known) {
+        fprintf(stderr, "se: backend '%s' is not available in this build (have: sw)\n", backend);
+        return 2;
+    }
+    if (i >= argc || strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+        usage(i >= argc ? stderr : stdout);
+        return i >= argc ? 2 : 0;
+    }
+    if (strcmp(argv[i], "batch") == 0)
+        return batch();
+    if (strcmp(argv[i], "ops") == 0) {
+        for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+            for (const cli_op *op = tables[t]; op != NULL && op->name != NULL; op++)
+                printf("%-16s %s\n", op->name, op->fields);
+        return 0;
+    }
+    return human(argv[i], argc - i - 1, argv + i + 1);
+}

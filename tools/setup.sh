@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# make setup: installs the Debian packages and the project virtualenv; idempotent and quick when done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEBS="gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf yosys openssl cmake valgrind
+      libjansson-dev sqlite3 python3-venv make gcc pkg-config"
+
+missing=""
+for p in $DEBS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "setup: installing Debian packages:$missing"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+stamp=.venv/.requirements.stamp
+if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating virtualenv .venv"
+    "$PY" -m venv .venv
+fi
+if [ ! -f "$stamp" ] || ! cmp -s tools/requirements.txt "$stamp"; then
+    echo "setup: installing Python packages into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -r tools/requirements.txt
+    cp tools/requirements.txt "$stamp"
+fi
+echo "setup: ok"
