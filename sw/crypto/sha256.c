@@ -87,6 +87,8 @@ void se_sha256_init(se_sha256_ctx *ctx)
 
 void se_sha256_update(se_sha256_ctx *ctx, const uint8_t *data, size_t len)
 {
+    if (len == 0) /* data may be NULL then */
+        return;
     ctx->total_bytes += len;
     if (ctx->buf_len > 0) {
         size_t take = SE_SHA256_BLOCK_BYTES - ctx->buf_len;
