@@ -8,7 +8,8 @@ from collections import defaultdict
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CLI = ROOT / "build" / "host" / "se"
+# SE_CLI runs the suites against another build of the tool.
+CLI = pathlib.Path(os.environ.get("SE_CLI", ROOT / "build" / "host" / "se"))
 
 _passed = defaultdict(int)
 

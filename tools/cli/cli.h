@@ -40,6 +40,9 @@ se_status cli_uint_opt(const json_t *req, const char *field, unsigned long *v, u
 se_status cli_str(const json_t *req, const char *field, const char **s);
 se_status cli_str_opt(const json_t *req, const char *field, const char **s, const char *dflt);
 
+/* Returns st after noting that field caused it (reported as "field" next to the error). */
+se_status cli_fail(const char *field, se_status st);
+
 /* Field writers. */
 void cli_put_hex(json_t *resp, const char *field, const uint8_t *buf, size_t len);
 void cli_put_str(json_t *resp, const char *field, const char *s);

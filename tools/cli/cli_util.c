@@ -8,9 +8,10 @@
 /* Name of the field the last reader failed on, reported next to the error. */
 const char *cli_failed_field;
 
-static se_status fail(const char *field, se_status st)
+se_status cli_fail(const char *field, se_status st)
 {
-    cli_failed_field = field;
+    if (st != SE_OK)
+        cli_failed_field = field;
     return st;
 }
 
@@ -36,17 +37,17 @@ se_status cli_hex_opt(const json_t *req, const char *field, uint8_t *buf, size_t
     if (v == NULL)
         return SE_OK;
     if (!json_is_string(v))
-        return fail(field, SE_ERR_BAD_INPUT);
+        return cli_fail(field, SE_ERR_BAD_INPUT);
     const char *s = json_string_value(v);
     size_t n = json_string_length(v);
     if (n % 2 != 0)
-        return fail(field, SE_ERR_BAD_HEX);
+        return cli_fail(field, SE_ERR_BAD_HEX);
     if (n / 2 > cap)
-        return fail(field, SE_ERR_BAD_LENGTH);
+        return cli_fail(field, SE_ERR_BAD_LENGTH);
     for (size_t i = 0; i < n / 2; i++) {
         int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
         if (hi < 0 || lo < 0)
-            return fail(field, SE_ERR_BAD_HEX);
+            return cli_fail(field, SE_ERR_BAD_HEX);
         buf[i] = (uint8_t)(hi << 4 | lo);
     }
     *len = n / 2;
@@ -58,7 +59,7 @@ se_status cli_hex(const json_t *req, const char *field, uint8_t *buf, size_t cap
     int present;
     se_status st = cli_hex_opt(req, field, buf, cap, len, &present);
     if (st == SE_OK && !present)
-        return fail(field, SE_ERR_BAD_INPUT);
+        return cli_fail(field, SE_ERR_BAD_INPUT);
     return st;
 }
 
@@ -71,7 +72,7 @@ se_status cli_uint_opt(const json_t *req, const char *field, unsigned long *v, u
         return SE_OK;
     if (json_is_integer(j)) {
         if (json_integer_value(j) < 0)
-            return fail(field, SE_ERR_BAD_INPUT);
+            return cli_fail(field, SE_ERR_BAD_INPUT);
         *v = (unsigned long)json_integer_value(j);
         return SE_OK;
     }
@@ -79,19 +80,19 @@ se_status cli_uint_opt(const json_t *req, const char *field, unsigned long *v, u
         const char *s = json_string_value(j);
         char *end;
         if (*s < '0' || *s > '9')
-            return fail(field, SE_ERR_BAD_INPUT);
+            return cli_fail(field, SE_ERR_BAD_INPUT);
         *v = strtoul(s, &end, 10);
         if (*end != '\0')
-            return fail(field, SE_ERR_BAD_INPUT);
+            return cli_fail(field, SE_ERR_BAD_INPUT);
         return SE_OK;
     }
-    return fail(field, SE_ERR_BAD_INPUT);
+    return cli_fail(field, SE_ERR_BAD_INPUT);
 }
 
 se_status cli_uint(const json_t *req, const char *field, unsigned long *v)
 {
     if (json_object_get(req, field) == NULL)
-        return fail(field, SE_ERR_BAD_INPUT);
+        return cli_fail(field, SE_ERR_BAD_INPUT);
     return cli_uint_opt(req, field, v, 0);
 }
 
@@ -103,7 +104,7 @@ se_status cli_str_opt(const json_t *req, const char *field, const char **s, cons
     if (j == NULL)
         return SE_OK;
     if (!json_is_string(j))
-        return fail(field, SE_ERR_BAD_INPUT);
+        return cli_fail(field, SE_ERR_BAD_INPUT);
     *s = json_string_value(j);
     return SE_OK;
 }
@@ -111,7 +112,7 @@ se_status cli_str_opt(const json_t *req, const char *field, const char **s, cons
 se_status cli_str(const json_t *req, const char *field, const char **s)
 {
     if (json_object_get(req, field) == NULL)
-        return fail(field, SE_ERR_BAD_INPUT);
+        return cli_fail(field, SE_ERR_BAD_INPUT);
     return cli_str_opt(req, field, s, NULL);
 }
 

@@ -1,0 +1,22 @@
+/* Internal interface between the EC modules (points, scalar multiplication, encodings). */
+#ifndef SE_EC_INTERNAL_H
+#define SE_EC_INTERNAL_H
+
+#include "se/ec.h"
+
+/* Jacobian point (X/Z^2, Y/Z^3), coordinates in the Montgomery domain; Z = 0 is infinity. */
+typedef struct {
+    se_bn x, y, z;
+} ec_point;
+
+void ec_double(const se_ec_curve *c, ec_point *r, const ec_point *p);
+void ec_add(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q);
+void ec_point_cmov(ec_point *r, const ec_point *a, uint32_t bit);
+void ec_mul_ct(const se_ec_curve *c, ec_point *r, const se_bn *k, const ec_point *p);
+uint32_t ec_to_affine(const se_ec_curve *c, se_bn *x, se_bn *y, const ec_point *p);
+se_status ec_decode_point(const se_ec_curve *c, ec_point *r, const uint8_t *pub, size_t len);
+void ec_encode_point(const se_ec_curve *c, uint8_t *out, const se_bn *x_m, const se_bn *y_m);
+se_status ec_decode_scalar(const se_ec_curve *c, se_bn *d, const uint8_t *priv, size_t len);
+void ec_generator(const se_ec_curve *c, ec_point *g);
+
+#endif

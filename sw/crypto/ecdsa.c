@@ -1,0 +1,301 @@
+/* ECDSA (SEC 1 section 4.1) with RFC 6979 deterministic nonces, and strict DER signatures. */
+#include <string.h>
+
+#include "ec_internal.h"
+#include "se/ct.h"
+#include "se/sha256.h"
+
+/* The leftmost qlen bits of a byte string as an integer (SEC 1 / RFC 6979 bits2int). */
+static void bits2int(se_bn *r, const uint8_t *h, size_t len, unsigned qlen)
+{
+    size_t take = (qlen + 7) / 8;
+    if (take > len)
+        take = len;
+    se_bn_from_bytes(r, h, take);
+    unsigned extra = (unsigned)(8 * take) > qlen ? (unsigned)(8 * take) - qlen : 0;
+    for (unsigned i = 0; i < SE_BN_LIMBS; i++) {
+        uint32_t hi = i + 1 < SE_BN_LIMBS ? r->v[i + 1] : 0;
+        r->v[i] = extra ? (r->v[i] >> extra) | (hi << (32 - extra)) : r->v[i];
+    }
+}
+
+/* x -> x mod n for x < 2n (one masked subtraction). */
+static void reduce_once(const se_mod *n, se_bn *x)
+{
+    se_bn t;
+    uint32_t borrow = se_bn_sub(&t, x, &n->m);
+    se_bn_cmov(x, &t, 1u ^ borrow);
+}
+
+/* RFC 6979 section 3.2 with HMAC-SHA256, plus optional extra input (section 3.6). */
+static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, const uint8_t *extra,
+                          size_t extra_len, se_bn *k)
+{
+    const size_t rb = c->n.bytes;
+    uint8_t key[SE_SHA256_DIGEST_BYTES], v[SE_SHA256_DIGEST_BYTES];
+    uint8_t x_oct[SE_EC_MAX_BYTES], h_oct[SE_EC_MAX_BYTES], t[2 * SE_SHA256_DIGEST_BYTES];
+    se_hmac_sha256_ctx h;
+
+    se_bn_to_bytes(x_oct, rb, d);
+    se_bn_to_bytes(h_oct, rb, e); /* e is bits2int(hash) mod n: bits2octets */
+    memset(key, 0x00, sizeof key);
+    memset(v, 0x01, sizeof v);
+    for (uint8_t round = 0; round < 2; round++) {
+        se_hmac_sha256_init(&h, key, sizeof key);
+        se_hmac_sha256_update(&h, v, sizeof v);
+        se_hmac_sha256_update(&h, &round, 1);
+        se_hmac_sha256_update(&h, x_oct, rb);
+        se_hmac_sha256_update(&h, h_oct, rb);
+        se_hmac_sha256_update(&h, extra, extra_len);
+        se_hmac_sha256_final(&h, key);
+        se_hmac_sha256(key, sizeof key, v, sizeof v, v);
+    }
+    for (;;) {
+        /* qlen <= 257 bits: at most two HMAC outputs make T */
+        size_t tlen = 0;
+        while (8 * tlen < c->n.bits) {
+            se_hmac_sha256(key, sizeof key, v, sizeof v, v);
+            memcpy(t + tlen, v, sizeof v);
+            tlen += sizeof v;
+        }
+        bits2int(k, t, tlen, c->n.bits);
+        uint32_t ok = (1u ^ se_bn_is_zero(k)) & se_bn_lt(k, &c->n.m);
+        SE_CT_DECLASSIFY(&ok, sizeof ok); /* only whether a candidate was rejected */
+        if (ok)
+            break;
+        uint8_t zero = 0;
+        se_hmac_sha256_init(&h, key, sizeof key);
+        se_hmac_sha256_update(&h, v, sizeof v);
+        se_hmac_sha256_update(&h, &zero, 1);
+        se_hmac_sha256_final(&h, key);
+        se_hmac_sha256(key, sizeof key, v, sizeof v, v);
+    }
+    se_ct_wipe(key, sizeof key);
+    se_ct_wipe(v, sizeof v);
+    se_ct_wipe(x_oct, sizeof x_oct);
+    se_ct_wipe(t, sizeof t);
+}
+
+/* r = x(kG) mod n, s = k^-1 (e + r d) mod n, all constant time in k and d.
+ * Returns SE_ERR_BAD_SIGNATURE in the (negligible) case r = 0 or s = 0. */
+static se_status sign_with(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                           uint8_t *sig)
+{
+    const se_mod *n = &c->n;
+    ec_point g, p;
+    se_bn x, y, r, s, km, kinv, t, u, exp, two;
+
+    ec_generator(c, &g);
+    ec_mul_ct(c, &p, k, &g);
+    ec_to_affine(c, &x, &y, &p);
+    se_mod_from_mont(&c->p, &x, &x);
+    se_mod_reduce(n, &r, &x);
+    /* k^-1 by Fermat: n is prime and n - 2 is public */
+    memset(&two, 0, sizeof two);
+    two.v[0] = 2;
+    se_bn_sub(&exp, &n->m, &two);
+    se_mod_to_mont(n, &km, k);
+    se_mod_exp_mont(n, &kinv, &km, &exp);
+    se_mod_to_mont(n, &t, &r);
+    se_mod_to_mont(n, &u, d);
+    se_mod_mul(n, &t, &t, &u);  /* r d (Montgomery) */
+    se_mod_to_mont(n, &u, e);
+    se_mod_add(n, &t, &t, &u);  /* e + r d */
+    se_mod_mul(n, &s, &kinv, &t); /* k^-1 (e + r d) R */
+    se_mod_from_mont(n, &s, &s);
+    se_bn_to_bytes(sig, n->bytes, &r);
+    se_bn_to_bytes(sig + n->bytes, n->bytes, &s);
+    SE_CT_DECLASSIFY(sig, 2 * n->bytes);
+    se_ct_wipe(&km, sizeof km);
+    se_ct_wipe(&kinv, sizeof kinv);
+    se_ct_wipe(&u, sizeof u);
+    se_ct_wipe(&t, sizeof t);
+    if (se_bn_is_zero(&r) || se_bn_is_zero(&s))
+        return SE_ERR_BAD_SIGNATURE;
+    return SE_OK;
+}
+
+static void hash_to_e(const se_ec_curve *c, se_bn *e, const uint8_t *hash, size_t hash_len)
+{
+    bits2int(e, hash, hash_len, c->n.bits);
+    reduce_once(&c->n, e);
+}
+
+se_status se_ecdsa_sign_hash(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
+                             const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
+                             se_hmac_drbg_ctx *rng, uint8_t *sig)
+{
+    se_bn d, e, k;
+    uint8_t extra[SE_SHA256_DIGEST_BYTES];
+    size_t extra_len = 0;
+    se_status st = ec_decode_scalar(c, &d, priv, priv_len);
+
+    if (st != SE_OK)
+        return st;
+    if (nonce == SE_ECDSA_NONCE_DRBG) {
+        if (rng == NULL)
+            return SE_ERR_BAD_INPUT;
+        st = se_hmac_drbg_generate(rng, extra, sizeof extra, NULL, 0);
+        if (st != SE_OK)
+            return st;
+        extra_len = sizeof extra;
+    } else if (nonce != SE_ECDSA_NONCE_RFC6979) {
+        return SE_ERR_BAD_INPUT;
+    }
+    hash_to_e(c, &e, hash, hash_len);
+    rfc6979_nonce(c, &d, &e, extra, extra_len, &k);
+    st = sign_with(c, &d, &e, &k, sig);
+    se_ct_wipe(&d, sizeof d);
+    se_ct_wipe(&k, sizeof k);
+    se_ct_wipe(extra, sizeof extra);
+    return st;
+}
+
+se_status se_ecdsa_sign_hash_with_k(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
+                                    const uint8_t *hash, size_t hash_len, const uint8_t *k_bytes,
+                                    size_t k_len, uint8_t *sig)
+{
+    se_bn d, e, k;
+    se_status st = ec_decode_scalar(c, &d, priv, priv_len);
+    if (st == SE_OK)
+        st = ec_decode_scalar(c, &k, k_bytes, k_len);
+    if (st != SE_OK)
+        return st;
+    hash_to_e(c, &e, hash, hash_len);
+    return sign_with(c, &d, &e, &k, sig);
+}
+
+/* P + Q for public points: handles infinity, P = Q and P = -Q by branching (no secrets). */
+static void add_public(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q)
+{
+    se_bn z1z1, z2z2, u1, u2, s1, s2;
+    if (se_bn_is_zero(&p->z)) {
+        *r = *q;
+        return;
+    }
+    if (se_bn_is_zero(&q->z)) {
+        *r = *p;
+        return;
+    }
+    se_mod_mul(&c->p, &z1z1, &p->z, &p->z);
+    se_mod_mul(&c->p, &z2z2, &q->z, &q->z);
+    se_mod_mul(&c->p, &u1, &p->x, &z2z2);
+    se_mod_mul(&c->p, &u2, &q->x, &z1z1);
+    se_mod_mul(&c->p, &s1, &p->y, &q->z);
+    se_mod_mul(&c->p, &s1, &s1, &z2z2);
+    se_mod_mul(&c->p, &s2, &q->y, &p->z);
+    se_mod_mul(&c->p, &s2, &s2, &z1z1);
+    if (se_bn_eq(&u1, &u2)) {
+        if (se_bn_eq(&s1, &s2))
+            ec_double(c, r, p);
+        else
+            memset(&r->z, 0, sizeof r->z);
+        return;
+    }
+    ec_add(c, r, p, q);
+}
+
+se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t pub_len,
+                               const uint8_t *hash, size_t hash_len, const uint8_t *sig,
+                               size_t sig_len)
+{
+    const se_mod *n = &c->n;
+    ec_point q, g, a, b;
+    se_bn r, s, e, w, u1, u2, x, y, exp, two;
+    se_status st = ec_decode_point(c, &q, pub, pub_len);
+
+    if (st != SE_OK)
+        return st;
+    if (sig_len != 2 * n->bytes)
+        return SE_ERR_BAD_SIGNATURE;
+    se_bn_from_bytes(&r, sig, n->bytes);
+    se_bn_from_bytes(&s, sig + n->bytes, n->bytes);
+    if (se_bn_is_zero(&r) || se_bn_is_zero(&s) || !se_bn_lt(&r, &n->m) || !se_bn_lt(&s, &n->m))
+        return SE_ERR_BAD_SIGNATURE;
+    hash_to_e(c, &e, hash, hash_len);
+    /* w = s^-1; u1 = e w; u2 = r w (values public: a simple Fermat inverse) */
+    memset(&two, 0, sizeof two);
+    two.v[0] = 2;
+    se_bn_sub(&exp, &n->m, &two);
+    se_mod_to_mont(n, &w, &s);
+    se_mod_exp_mont(n, &w, &w, &exp);
+    se_mod_mul(n, &u1, &w, &e);  /* (w R)(e)/R = w e, plain */
+    se_mod_mul(n, &u2, &w, &r);
+    ec_generator(c, &g);
+    ec_mul_ct(c, &a, &u1, &g);
+    ec_mul_ct(c, &b, &u2, &q);
+    add_public(c, &a, &a, &b);
+    if (ec_to_affine(c, &x, &y, &a))
+        return SE_ERR_BAD_SIGNATURE;
+    se_mod_from_mont(&c->p, &x, &x);
+    se_mod_reduce(n, &x, &x);
+    return se_bn_eq(&x, &r) ? SE_OK : SE_ERR_BAD_SIGNATURE;
+}
+
+/* ---- DER ---------------------------------------------------------------------------------- */
+
+/* Appends INTEGER v (len bytes, big-endian unsigned) in minimal form. */
+static size_t der_int(uint8_t *out, const uint8_t *v, size_t len)
+{
+    while (len > 1 && v[0] == 0) {
+        v++;
+        len--;
+    }
+    size_t pad = v[0] & 0x80u ? 1 : 0;
+    out[0] = 0x02;
+    out[1] = (uint8_t)(len + pad);
+    out[2] = 0;
+    memcpy(out + 2 + pad, v, len);
+    return 2 + pad + len;
+}
+
+se_status se_ecdsa_sig_to_der(const se_ec_curve *c, const uint8_t *sig, uint8_t *der,
+                              size_t *der_len)
+{
+    size_t nb = c->n.bytes;
+    size_t a = der_int(der + 2, sig, nb);
+    size_t b = der_int(der + 2 + a, sig + nb, nb);
+    der[0] = 0x30;
+    der[1] = (uint8_t)(a + b);
+    *der_len = 2 + a + b;
+    return SE_OK;
+}
+
+/* Parses one minimal non-negative INTEGER of at most nb value bytes into out (nb bytes). */
+static se_status der_get_int(const uint8_t **p, const uint8_t *end, uint8_t *out, size_t nb)
+{
+    const uint8_t *q = *p;
+    if (end - q < 2 || q[0] != 0x02 || q[1] == 0 || q[1] >= 0x80 || end - q - 2 < q[1])
+        return SE_ERR_BAD_ENCODING;
+    size_t len = q[1];
+    const uint8_t *v = q + 2;
+    if (v[0] & 0x80u)
+        return SE_ERR_BAD_ENCODING; /* negative */
+    if (len > 1 && v[0] == 0 && !(v[1] & 0x80u))
+        return SE_ERR_BAD_ENCODING; /* non-minimal */
+    if (v[0] == 0 && len > 1) {
+        v++;
+        len--;
+    }
+    if (len > nb)
+        return SE_ERR_BAD_ENCODING;
+    memset(out, 0, nb - len);
+    memcpy(out + nb - len, v, len);
+    *p = q + 2 + q[1];
+    return SE_OK;
+}
+
+se_status se_ecdsa_sig_from_der(const se_ec_curve *c, const uint8_t *der, size_t der_len,
+                                uint8_t *sig)
+{
+    size_t nb = c->n.bytes;
+    if (der_len < 2 || der[0] != 0x30 || der[1] >= 0x80 || (size_t)der[1] + 2 != der_len)
+        return SE_ERR_BAD_ENCODING;
+    const uint8_t *p = der + 2, *end = der + der_len;
+    se_status st = der_get_int(&p, end, sig, nb);
+    if (st == SE_OK)
+        st = der_get_int(&p, end, sig + nb, nb);
+    if (st == SE_OK && p != end)
+        st = SE_ERR_BAD_ENCODING;
+    return st;
+}
