@@ -1,4 +1,4 @@
-/* Internal interface between the EC modules (points, scalar multiplication, encodings). */
+/* Internal interface between the EC modules: prime-curve points, scalar decoding, the ops tables. */
 #ifndef SE_EC_INTERNAL_H
 #define SE_EC_INTERNAL_H
 
@@ -18,5 +18,11 @@ se_status ec_decode_point(const se_ec_curve *c, ec_point *r, const uint8_t *pub,
 void ec_encode_point(const se_ec_curve *c, uint8_t *out, const se_bn *x_m, const se_bn *y_m);
 se_status ec_decode_scalar(const se_ec_curve *c, se_bn *d, const uint8_t *priv, size_t len);
 void ec_generator(const se_ec_curve *c, ec_point *g);
+
+/* The operations of each kind of curve (ecp.c, ec2m.c). */
+extern const se_ec_ops ec_prime_ops;
+extern const se_ec_ops ec_binary_ops;
+/* Fills c with sect233r1 (koblitz = 0) or sect233k1 (koblitz = 1). */
+se_status ec2m_curve_init(se_ec_curve *c, int koblitz);
 
 #endif

@@ -1,4 +1,5 @@
-/* ECDSA (SEC 1 section 4.1) with RFC 6979 deterministic nonces, and strict DER signatures. */
+/* ECDSA (SEC 1 section 4.1) for every curve kind, with RFC 6979 deterministic nonces, and
+ * strict DER signatures. */
 #include <string.h>
 
 #include "ec_internal.h"
@@ -82,13 +83,13 @@ static se_status sign_with(const se_ec_curve *c, const se_bn *d, const se_bn *e,
                            uint8_t *sig)
 {
     const se_mod *n = &c->n;
-    ec_point g, p;
-    se_bn x, y, r, s, km, kinv, t, u, exp, two;
+    uint8_t point[1 + 2 * SE_BN_MAX_BYTES];
+    se_bn x, r, s, km, kinv, t, u, exp, two;
 
-    ec_generator(c, &g);
-    ec_mul_ct(c, &p, k, &g);
-    ec_to_affine(c, &x, &y, &p);
-    se_mod_from_mont(&c->p, &x, &x);
+    se_status st = c->ops->mul(c, k, NULL, 0, point); /* k in [1, n-1]: never infinity */
+    if (st != SE_OK)
+        return st;
+    se_bn_from_bytes(&x, point + 1, c->field_bytes);
     se_mod_reduce(n, &r, &x);
     /* k^-1 by Fermat: n is prime and n - 2 is public */
     memset(&two, 0, sizeof two);
@@ -165,44 +166,13 @@ se_status se_ecdsa_sign_hash_with_k(const se_ec_curve *c, const uint8_t *priv, s
     return sign_with(c, &d, &e, &k, sig);
 }
 
-/* P + Q for public points: handles infinity, P = Q and P = -Q by branching (no secrets). */
-static void add_public(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q)
-{
-    se_bn z1z1, z2z2, u1, u2, s1, s2;
-    if (se_bn_is_zero(&p->z)) {
-        *r = *q;
-        return;
-    }
-    if (se_bn_is_zero(&q->z)) {
-        *r = *p;
-        return;
-    }
-    se_mod_mul(&c->p, &z1z1, &p->z, &p->z);
-    se_mod_mul(&c->p, &z2z2, &q->z, &q->z);
-    se_mod_mul(&c->p, &u1, &p->x, &z2z2);
-    se_mod_mul(&c->p, &u2, &q->x, &z1z1);
-    se_mod_mul(&c->p, &s1, &p->y, &q->z);
-    se_mod_mul(&c->p, &s1, &s1, &z2z2);
-    se_mod_mul(&c->p, &s2, &q->y, &p->z);
-    se_mod_mul(&c->p, &s2, &s2, &z1z1);
-    if (se_bn_eq(&u1, &u2)) {
-        if (se_bn_eq(&s1, &s2))
-            ec_double(c, r, p);
-        else
-            memset(&r->z, 0, sizeof r->z);
-        return;
-    }
-    ec_add(c, r, p, q);
-}
-
 se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t pub_len,
                                const uint8_t *hash, size_t hash_len, const uint8_t *sig,
                                size_t sig_len)
 {
     const se_mod *n = &c->n;
-    ec_point q, g, a, b;
-    se_bn r, s, e, w, u1, u2, x, y, exp, two;
-    se_status st = ec_decode_point(c, &q, pub, pub_len);
+    se_bn r, s, e, w, u1, u2, x, exp, two;
+    se_status st = c->ops->validate(c, pub, pub_len);
 
     if (st != SE_OK)
         return st;
@@ -221,13 +191,9 @@ se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t 
     se_mod_exp_mont(n, &w, &w, &exp);
     se_mod_mul(n, &u1, &w, &e);  /* (w R)(e)/R = w e, plain */
     se_mod_mul(n, &u2, &w, &r);
-    ec_generator(c, &g);
-    ec_mul_ct(c, &a, &u1, &g);
-    ec_mul_ct(c, &b, &u2, &q);
-    add_public(c, &a, &a, &b);
-    if (ec_to_affine(c, &x, &y, &a))
-        return SE_ERR_BAD_SIGNATURE;
-    se_mod_from_mont(&c->p, &x, &x);
+    st = c->ops->mul2_x(c, &u1, &u2, pub, pub_len, &x);
+    if (st != SE_OK)
+        return st == SE_ERR_INFINITY ? SE_ERR_BAD_SIGNATURE : st;
     se_mod_reduce(n, &x, &x);
     return se_bn_eq(&x, &r) ? SE_OK : SE_ERR_BAD_SIGNATURE;
 }

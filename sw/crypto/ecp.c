@@ -1,89 +1,10 @@
-/* Prime-field elliptic curves: parameters, point validation, constant-time scalar
- * multiplication (Montgomery ladder in Jacobian coordinates), keys and ECDH. */
+/* Prime-field curves: parameter checks, point validation, and the group operations of
+ * se_ec_ops — constant-time scalar multiplication by a Montgomery ladder in Jacobian
+ * coordinates, and u1*G + u2*Q for verification. */
 #include <string.h>
 
 #include "ec_internal.h"
 #include "se/ct.h"
-
-/* ---- built-in curves (SEC 2 / FIPS 186-4), big-endian hex ---------------------------------- */
-typedef struct {
-    const char *name, *alias1, *alias2;
-    const char *p, *a, *b, *gx, *gy, *n;
-} curve_hex;
-
-static const curve_hex builtin[] = {
-    [SE_CURVE_SECP160R1] = {"secp160r1", NULL, NULL, "ffffffffffffffffffffffffffffffff7fffffff",
-                            "ffffffffffffffffffffffffffffffff7ffffffc",
-                            "1c97befc54bd7a8b65acf89f81d4d4adc565fa45",
-                            "4a96b5688ef573284664698968c38bb913cbfc82",
-                            "23a628553168947d59dcc912042351377ac5fb32",
-                            "0100000000000000000001f4c8f927aed3ca752257"},
-    [SE_CURVE_SECP192R1] = {"secp192r1", "P-192", "prime192v1",
-                            "fffffffffffffffffffffffffffffffeffffffffffffffff",
-                            "fffffffffffffffffffffffffffffffefffffffffffffffc",
-                            "64210519e59c80e70fa7e9ab72243049feb8deecc146b9b1",
-                            "188da80eb03090f67cbf20eb43a18800f4ff0afd82ff1012",
-                            "07192b95ffc8da78631011ed6b24cdd573f977a11e794811",
-                            "ffffffffffffffffffffffff99def836146bc9b1b4d22831"},
-    [SE_CURVE_SECP224R1] = {"secp224r1", "P-224", NULL,
-                            "ffffffffffffffffffffffffffffffff000000000000000000000001",
-                            "fffffffffffffffffffffffffffffffefffffffffffffffffffffffe",
-                            "b4050a850c04b3abf54132565044b0b7d7bfd8ba270b39432355ffb4",
-                            "b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21",
-                            "bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34",
-                            "ffffffffffffffffffffffffffff16a2e0b8f03e13dd29455c5c2a3d"},
-    [SE_CURVE_SECP256R1] = {"secp256r1", "P-256", "prime256v1",
-                            "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
-                            "ffffffff00000001000000000000000000000000fffffffffffffffffffffffc",
-                            "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
-                            "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
-                            "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
-                            "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"},
-    [SE_CURVE_SECP256K1] = {"secp256k1", NULL, NULL,
-                            "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
-                            "00", "07",
-                            "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
-                            "483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8",
-                            "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141"},
-};
-
-static size_t unhex(uint8_t *out, const char *hex)
-{
-    size_t n = strlen(hex) / 2;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t v = 0;
-        for (size_t k = 0; k < 2; k++) {
-            char ch = hex[2 * i + k];
-            v = (uint8_t)(v << 4 | (ch <= '9' ? ch - '0' : ch - 'a' + 10));
-        }
-        out[i] = v;
-    }
-    return n;
-}
-
-se_status se_ec_curve_builtin(se_ec_curve *c, se_curve_id id)
-{
-    uint8_t p[33], a[33], b[33], gx[33], gy[33], n[33];
-    if ((unsigned)id >= sizeof builtin / sizeof builtin[0] || builtin[id].name == NULL)
-        return SE_ERR_UNKNOWN_CURVE;
-    const curve_hex *h = &builtin[id];
-    size_t pl = unhex(p, h->p), al = unhex(a, h->a), bl = unhex(b, h->b);
-    size_t xl = unhex(gx, h->gx), yl = unhex(gy, h->gy), nl = unhex(n, h->n);
-    se_status st = se_ec_curve_init(c, p, pl, a, al, b, bl, gx, xl, gy, yl, n, nl, 1);
-    c->name = h->name;
-    return st;
-}
-
-se_status se_ec_curve_by_name(se_ec_curve *c, const char *name)
-{
-    for (unsigned id = 1; id < sizeof builtin / sizeof builtin[0]; id++) {
-        const curve_hex *h = &builtin[id];
-        if (strcmp(name, h->name) == 0 || (h->alias1 && strcmp(name, h->alias1) == 0) ||
-            (h->alias2 && strcmp(name, h->alias2) == 0))
-            return se_ec_curve_builtin(c, (se_curve_id)id);
-    }
-    return SE_ERR_UNKNOWN_CURVE;
-}
 
 /* ---- field helpers (Montgomery domain mod p) ---------------------------------------------- */
 #define FMUL(c, r, x, y) se_mod_mul(&(c)->p, (r), (x), (y))
@@ -109,6 +30,7 @@ se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const
 {
     se_bn a_, b_, x, y, t, u;
     memset(c, 0, sizeof *c);
+    c->ops = &ec_prime_ops;
     c->name = "custom";
     c->h = h;
     if (se_mod_init(&c->p, p, p_len) != SE_OK || se_mod_init(&c->n, n, n_len) != SE_OK)
@@ -116,6 +38,7 @@ se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const
     /* n must be large enough to make the group useful and fit a scalar buffer */
     if (c->n.bits < c->p.bits / 2 || c->n.bytes > SE_EC_MAX_BYTES || h == 0)
         return SE_ERR_BAD_PARAMS;
+    c->field_bytes = c->p.bytes;
     if (se_bn_from_bytes(&a_, a, a_len) || se_bn_from_bytes(&b_, b, b_len) ||
         se_bn_from_bytes(&x, gx, gx_len) || se_bn_from_bytes(&y, gy, gy_len))
         return SE_ERR_BAD_PARAMS;
@@ -303,16 +226,6 @@ void ec_encode_point(const se_ec_curve *c, uint8_t *out, const se_bn *x_m, const
     se_bn_to_bytes(out + 1 + c->p.bytes, c->p.bytes, &y);
 }
 
-/* A private scalar: order_bytes long, 1 <= d < n. The range check is a masked comparison;
- * only its verdict (public: the key is rejected) steers control flow. */
-se_status ec_decode_scalar(const se_ec_curve *c, se_bn *d, const uint8_t *priv, size_t len)
-{
-    if (len != c->n.bytes || se_bn_from_bytes(d, priv, len) != SE_OK)
-        return SE_ERR_INVALID_SCALAR;
-    uint32_t bad = se_bn_is_zero(d) | (1u ^ se_bn_lt(d, &c->n.m));
-    SE_CT_DECLASSIFY(&bad, sizeof bad);
-    return bad ? SE_ERR_INVALID_SCALAR : SE_OK;
-}
 
 void ec_generator(const se_ec_curve *c, ec_point *g)
 {
@@ -321,71 +234,81 @@ void ec_generator(const se_ec_curve *c, ec_point *g)
     g->z = c->p.one;
 }
 
-se_status se_ec_validate_public(const se_ec_curve *c, const uint8_t *pub, size_t pub_len)
+/* ---- the group operations ------------------------------------------------------------------ */
+
+static se_status prime_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
 {
     ec_point q;
-    return ec_decode_point(c, &q, pub, pub_len);
+    return ec_decode_point(c, &q, pub, len);
 }
 
-se_status se_ec_mul(const se_ec_curve *c, const uint8_t *k, size_t k_len, const uint8_t *pub,
-                    size_t pub_len, uint8_t *out)
+static se_status prime_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
+                           uint8_t *out)
 {
     ec_point q, r;
-    se_bn d, x, y;
-    se_status st = ec_decode_point(c, &q, pub, pub_len);
-    if (st == SE_OK)
-        st = ec_decode_scalar(c, &d, k, k_len);
-    if (st != SE_OK)
-        return st;
-    ec_mul_ct(c, &r, &d, &q);
+    se_bn x, y;
+    if (pub == NULL) {
+        ec_generator(c, &q);
+    } else {
+        se_status st = ec_decode_point(c, &q, pub, len);
+        if (st != SE_OK)
+            return st;
+    }
+    ec_mul_ct(c, &r, k, &q);
     uint32_t inf = ec_to_affine(c, &x, &y, &r);
-    SE_CT_DECLASSIFY(&inf, sizeof inf);
+    SE_CT_DECLASSIFY(&inf, sizeof inf); /* only the verdict: k * P is infinity or not */
     if (inf)
         return SE_ERR_INFINITY;
     ec_encode_point(c, out, &x, &y);
-    se_ct_wipe(&d, sizeof d);
     return SE_OK;
 }
 
-se_status se_ec_public_from_private(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
-                                    uint8_t *pub)
+/* P + Q for public points: handles infinity, P = Q and P = -Q by branching (no secrets). */
+static void add_public(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q)
 {
-    ec_point g, r;
-    se_bn d, x, y;
-    se_status st = ec_decode_scalar(c, &d, priv, priv_len);
+    se_bn z1z1, z2z2, u1, u2, s1, s2;
+    if (se_bn_is_zero(&p->z)) {
+        *r = *q;
+        return;
+    }
+    if (se_bn_is_zero(&q->z)) {
+        *r = *p;
+        return;
+    }
+    FMUL(c, &z1z1, &p->z, &p->z);
+    FMUL(c, &z2z2, &q->z, &q->z);
+    FMUL(c, &u1, &p->x, &z2z2);
+    FMUL(c, &u2, &q->x, &z1z1);
+    FMUL(c, &s1, &p->y, &q->z);
+    FMUL(c, &s1, &s1, &z2z2);
+    FMUL(c, &s2, &q->y, &p->z);
+    FMUL(c, &s2, &s2, &z1z1);
+    if (se_bn_eq(&u1, &u2)) {
+        if (se_bn_eq(&s1, &s2))
+            ec_double(c, r, p);
+        else
+            memset(&r->z, 0, sizeof r->z);
+        return;
+    }
+    ec_add(c, r, p, q);
+}
+
+static se_status prime_mul2_x(const se_ec_curve *c, const se_bn *u1, const se_bn *u2,
+                              const uint8_t *pub, size_t len, se_bn *x)
+{
+    ec_point q, g, a, b;
+    se_bn y;
+    se_status st = ec_decode_point(c, &q, pub, len);
     if (st != SE_OK)
         return st;
     ec_generator(c, &g);
-    ec_mul_ct(c, &r, &d, &g);
-    ec_to_affine(c, &x, &y, &r); /* d in [1, n-1]: never infinity */
-    ec_encode_point(c, pub, &x, &y);
-    se_ct_wipe(&d, sizeof d);
+    ec_mul_ct(c, &a, u1, &g);
+    ec_mul_ct(c, &b, u2, &q);
+    add_public(c, &a, &a, &b);
+    if (ec_to_affine(c, x, &y, &a))
+        return SE_ERR_INFINITY;
+    se_mod_from_mont(&c->p, x, x);
     return SE_OK;
 }
 
-se_status se_ec_keygen(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv, uint8_t *pub)
-{
-    se_bn d;
-    /* Rejection sampling: candidates of bits(n) bits until one lies in [1, n-1]. */
-    for (unsigned tries = 0; tries < 64; tries++) {
-        se_status st = se_hmac_drbg_generate(rng, priv, c->n.bytes, NULL, 0);
-        if (st != SE_OK)
-            return st;
-        if (c->n.bits % 8)
-            priv[0] &= (uint8_t)(0xffu >> (8 - c->n.bits % 8));
-        if (ec_decode_scalar(c, &d, priv, c->n.bytes) == SE_OK)
-            return se_ec_public_from_private(c, priv, c->n.bytes, pub);
-    }
-    return SE_ERR_BACKEND; /* 64 rejections in a row: the DRBG is broken */
-}
-
-se_status se_ecdh(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,
-                  size_t pub_len, uint8_t *shared)
-{
-    uint8_t point[1 + 2 * SE_BN_MAX_BYTES];
-    se_status st = se_ec_mul(c, priv, priv_len, pub, pub_len, point);
-    if (st == SE_OK)
-        memcpy(shared, point + 1, c->p.bytes);
-    se_ct_wipe(point, sizeof point);
-    return st;
-}
+const se_ec_ops ec_prime_ops = {prime_validate, prime_mul, prime_mul2_x};

@@ -10,10 +10,12 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, x25519
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
+import ossl
 from nist import parse
 
 # NIST name -> (our curve name, cryptography curve or None)
-NIST_CURVES = {"P-192": "secp192r1", "P-224": "secp224r1", "P-256": "secp256r1"}
+NIST_CURVES = {"P-192": "secp192r1", "P-224": "secp224r1", "P-256": "secp256r1",
+               "B-233": "sect233r1", "K-233": "sect233k1"}
 CRYPTO_CURVES = {"secp192r1": ec.SECP192R1(), "secp224r1": ec.SECP224R1(),
                  "secp256r1": ec.SECP256R1(), "secp256k1": ec.SECP256K1()}
 HASHES = {"SHA-1": hashlib.sha1, "SHA-224": hashlib.sha224, "SHA-256": hashlib.sha256,
@@ -21,15 +23,21 @@ HASHES = {"SHA-1": hashlib.sha1, "SHA-224": hashlib.sha224, "SHA-256": hashlib.s
 
 
 def field_bytes(curve):
-    return {"secp160r1": 20, "secp192r1": 24, "secp224r1": 28, "secp256r1": 32, "secp256k1": 32}[curve]
+    """Bytes of a coordinate."""
+    return {"secp160r1": 20, "secp192r1": 24, "secp224r1": 28, "secp256r1": 32, "secp256k1": 32,
+            "sect233r1": 30, "sect233k1": 30}[curve]
+
+
+def order_bytes(curve):
+    """Bytes of a scalar (private key, r, s): the byte length of n."""
+    return {"secp160r1": 21, "secp192r1": 24, "secp224r1": 28, "secp256r1": 32, "secp256k1": 32,
+            "sect233r1": 30, "sect233k1": 29}[curve]
 
 
 def hexpad(h, nbytes):
-    """A CAVP hex integer as exactly nbytes (longer values stay longer: they are out of range)."""
-    h = h.lower()
-    if len(h) % 2:
-        h = "0" + h
-    return h.rjust(2 * nbytes, "0")
+    """A CAVP hex integer as exactly nbytes (a value that needs more stays longer: out of range)."""
+    v = int(h, 16)
+    return v.to_bytes(max(nbytes, (v.bit_length() + 7) // 8), "big").hex()
 
 
 def pub_hex(qx, qy, nbytes):
@@ -46,8 +54,8 @@ def test_keypair(batch, tally, vectors):
     recs = [(s, r) for s, r in parse(vectors / "asymmetric/ECDSA/FIPS_186-3/KeyPair.rsp") if "d" in r]
     recs = [(s, r) for s, r in recs if s.get("curve") in NIST_CURVES]
     assert len(recs) >= 30
-    reqs = [{"op": "ec_pubkey", "curve": NIST_CURVES[s["curve"]], "key": hexpad(r["d"], field_bytes(NIST_CURVES[s["curve"]]))}
-            for s, r in recs]
+    reqs = [{"op": "ec_pubkey", "curve": NIST_CURVES[s["curve"]],
+             "key": hexpad(r["d"], order_bytes(NIST_CURVES[s["curve"]]))} for s, r in recs]
     for (s, r), q, got in zip(recs, reqs, batch(reqs)):
         nb = field_bytes(q["curve"])
         assert got.get("pub") == pub_hex(r["Qx"], r["Qy"], nb), f"{s['curve']} d={r['d']}: {got}"
@@ -78,12 +86,12 @@ def test_siggen_known_k(batch, tally, vectors):
     reqs = []
     for s, r in recs:
         c = NIST_CURVES[s["curve"]]
-        nb = field_bytes(c)
+        nb = order_bytes(c)
         digest = HASHES[s["hash"]](bytes.fromhex(r["Msg"])).hexdigest()
         reqs.append({"op": "ecdsa_sign", "curve": c, "key": hexpad(r["d"], nb), "hash": digest,
                      "nonce": "k", "k": hexpad(r["k"], nb)})
     for (s, r), q, got in zip(recs, reqs, batch(reqs)):
-        nb = field_bytes(q["curve"])
+        nb = order_bytes(q["curve"])
         assert (got.get("r"), got.get("s")) == (hexpad(r["R"], nb), hexpad(r["S"], nb)), \
             f"{s['curve']},{s['hash']} d={r['d']}: {got}"
     tally("ecdsa siggen with k (FIPS 186-3)", len(recs))
@@ -96,9 +104,9 @@ def test_sigver(batch, tally, vectors):
     reqs = []
     for s, r in recs:
         c = NIST_CURVES[s["curve"]]
-        nb = field_bytes(c)
+        nb, fb = order_bytes(c), field_bytes(c)
         digest = HASHES[s["hash"]](bytes.fromhex(r["Msg"])).hexdigest()
-        reqs.append({"op": "ecdsa_verify", "curve": c, "pub": pub_hex(r["Qx"], r["Qy"], nb),
+        reqs.append({"op": "ecdsa_verify", "curve": c, "pub": pub_hex(r["Qx"], r["Qy"], fb),
                      "hash": digest, "r": hexpad(r["R"], nb), "s": hexpad(r["S"], nb)})
     for (s, r), got in zip(recs, batch(reqs)):
         if r["Result"].startswith("P"):
@@ -242,63 +250,51 @@ def test_random_vs_cryptography(batch, tally, seed, curve):
         tally(f"{kind} random vs cryptography", n)
 
 
-# secp160r1 is not in the cryptography package: a SEC 1 model (affine, Python integers).
-P160 = dict(p=0xffffffffffffffffffffffffffffffff7fffffff, a=-3, b=0x1c97befc54bd7a8b65acf89f81d4d4adc565fa45,
-            g=(0x4a96b5688ef573284664698968c38bb913cbfc82, 0x23a628553168947d59dcc912042351377ac5fb32),
-            n=0x0100000000000000000001f4c8f927aed3ca752257)
+OSSL_CURVES = {"secp160r1": 1000, "sect233r1": 500, "sect233k1": 500}  # cases per primitive
 
 
-def _add(P, Q, c):
-    p = c["p"]
-    if P is None:
-        return Q
-    if Q is None:
-        return P
-    if P[0] == Q[0] and (P[1] + Q[1]) % p == 0:
-        return None
-    if P == Q:
-        lam = (3 * P[0] * P[0] + c["a"]) * pow(2 * P[1], -1, p) % p
-    else:
-        lam = (Q[1] - P[1]) * pow(Q[0] - P[0], -1, p) % p
-    x = (lam * lam - P[0] - Q[0]) % p
-    return x, (lam * (P[0] - x) - P[1]) % p
-
-
-def _mul(k, P, c):
-    R = None
-    for bit in bin(k)[2:]:
-        R = _add(R, R, c)
-        if bit == "1":
-            R = _add(R, P, c)
-    return R
-
-
-def test_secp160r1_vs_sec1_model(batch, tally, seed):
-    c, n = P160, P160["n"]
-    rng = random.Random(f"{seed}-secp160r1")
+@pytest.mark.parametrize("curve", sorted(OSSL_CURVES))
+def test_random_vs_openssl(batch, tally, seed, curve):
+    """Curves the cryptography package lacks, against OpenSSL's libcrypto (tests/ossl.py):
+    public keys and ECDH by its point multiplication, our signatures checked by computing
+    u1*G + u2*Q there, and signatures made in Python with k*G from OpenSSL for our verifier."""
+    ref = ossl.Curve(curve)
+    n, nb, fb = ref.n, order_bytes(curve), field_bytes(curve)
+    qlen = n.bit_length()
+    rng = random.Random(f"{seed}-{curve}")
+    enc = lambda P: "04" + i2h(P[0], fb) + i2h(P[1], fb)
+    e_of = lambda digest: int.from_bytes(digest, "big") >> max(0, 8 * len(digest) - qlen)
     cases, reqs = [], []
-    for _ in range(1000):
+    for _ in range(OSSL_CURVES[curve]):
         d, e = rng.randrange(1, n), rng.randrange(1, n)
-        Q = _mul(e, c["g"], c)
-        msg = rng.randbytes(40)
-        cases.append((d, e, Q, msg))
-        reqs += [{"op": "ec_pubkey", "curve": "secp160r1", "key": i2h(d, 21)},
-                 {"op": "ecdh", "curve": "secp160r1", "key": i2h(d, 21), "pub": "04" + i2h(Q[0], 20) + i2h(Q[1], 20)},
-                 {"op": "ecdsa_sign", "curve": "secp160r1", "key": i2h(d, 21), "msg": msg.hex()}]
+        D, E = ref.mul(d), ref.mul(e)
+        msg = rng.randbytes(rng.randrange(64))
+        h = e_of(hashlib.sha256(msg).digest()) % n
+        k = rng.randrange(1, n)
+        r = ref.mul(k)[0] % n
+        s = pow(k, -1, n) * (h + r * d) % n
+        cases.append((d, D, E, msg))
+        reqs += [{"op": "ec_pubkey", "curve": curve, "key": i2h(d, nb)},
+                 {"op": "ecdh", "curve": curve, "key": i2h(d, nb), "pub": enc(E)},
+                 {"op": "ecdsa_sign", "curve": curve, "key": i2h(d, nb), "msg": msg.hex()},
+                 {"op": "ecdsa_verify", "curve": curve, "pub": enc(D), "msg": msg.hex(),
+                  "r": i2h(r, nb), "s": i2h(s, nb)},
+                 {"op": "ecdsa_verify", "curve": curve, "pub": enc(D), "msg": msg.hex(),
+                  "r": i2h(r, nb), "s": i2h(s + 1 if s + 1 < n else 1, nb)}]  # (r, n - s) would be valid
     got = batch(reqs)
-    for i, (d, e, Q, msg) in enumerate(cases):
-        g = got[3 * i: 3 * i + 3]
-        D = _mul(d, c["g"], c)
-        assert g[0].get("pub") == "04" + i2h(D[0], 20) + i2h(D[1], 20), f"seed {seed} case {i}"
-        assert g[1].get("shared") == i2h(_mul(d, Q, c)[0], 20), f"seed {seed} case {i}"
-        # verify (r, s) in the model: x(u1 G + u2 D) mod n == r, e = leftmost 161 bits of the hash
+    for i, (d, D, E, msg) in enumerate(cases):
+        g, ctx = got[5 * i: 5 * i + 5], f"seed {seed} {curve} case {i}"
+        assert g[0].get("pub") == enc(D), ctx
+        assert g[1].get("shared") == i2h(ref.mul(0, E, d)[0], fb), ctx
         r, s = int(g[2]["r"], 16), int(g[2]["s"], 16)
-        h = int.from_bytes(hashlib.sha256(msg).digest(), "big") >> (256 - 161)
+        h = e_of(hashlib.sha256(msg).digest()) % n
         w = pow(s, -1, n)
-        X = _add(_mul(h * w % n, c["g"], c), _mul(r * w % n, D, c), c)
-        assert X is not None and X[0] % n == r, f"seed {seed} case {i}"
-    for kind in ("pubkey", "ecdh", "ecdsa sign"):
-        tally(f"secp160r1 {kind} vs SEC 1 model", len(cases))
+        X = ref.mul(h * w % n, D, r * w % n)
+        assert X is not None and X[0] % n == r, ctx
+        assert g[3].get("valid") is True, ctx
+        assert g[4].get("error") == "bad_signature", ctx
+    for kind in ("pubkey", "ecdh", "ecdsa sign", "ecdsa verify", "ecdsa reject"):
+        tally(f"{curve} {kind} vs openssl libcrypto", len(cases))
 
 
 def _openssl_params(name):
@@ -451,3 +447,26 @@ def test_modular_ops_vs_python(batch, tally, seed):
                  {"op": "mod_inv", "m": "0f", "a": "05"},
                  {"op": "mod_add", "m": "01" + "00" * 32, "a": "01", "b": "01"}])
     assert [g.get("error") for g in got] == ["bad_params", "not_invertible", "bad_params"]
+
+
+def test_binary_curve_invalid_points(batch, tally):
+    """Coordinates of 2^233 or more, points off the curve, and a point on K-233 outside the
+    order-n subgroup: (0, 1) satisfies y^2 + xy = x^3 + 1 but has order 2."""
+    k = ossl.Curve("sect233k1")
+    G = k.mul(1)
+    enc = lambda x, y: "04" + i2h(x, 30) + i2h(y, 30)
+    cases = [
+        ({"op": "ec_validate", "curve": "sect233k1", "pub": enc(*G)}, None),
+        ({"op": "ec_validate", "curve": "sect233k1", "pub": enc(0, 1)}, "invalid_point"),
+        ({"op": "ecdh", "curve": "sect233k1", "key": "01" * 29, "pub": enc(0, 1)}, "invalid_point"),
+        ({"op": "ec_validate", "curve": "sect233k1", "pub": enc(G[0] | (1 << 233), G[1])}, "invalid_point"),
+        ({"op": "ec_validate", "curve": "sect233k1", "pub": enc(G[0], G[1] ^ 1)}, "invalid_point"),
+        ({"op": "ec_validate", "curve": "sect233r1", "pub": enc(*G)}, "invalid_point"),  # K-233's G on B-233
+        ({"op": "ec_validate", "curve": "sect233r1", "pub": "00"}, "invalid_point"),
+        ({"op": "ec_pubkey", "curve": "sect233k1", "key": i2h(k.n, 29)}, "invalid_scalar"),
+        ({"op": "ec_pubkey", "curve": "sect233k1", "key": i2h(k.n - 1, 29)}, None),
+    ]
+    got = batch([q for q, _ in cases])
+    for (q, want), g in zip(cases, got):
+        assert g.get("error") == want, f"{q}: {g}"
+    tally("ecc negative cases (binary curves)", len(cases))

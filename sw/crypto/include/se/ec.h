@@ -1,5 +1,7 @@
 /* Elliptic-curve cryptography: curves, keys, ECDH and ECDSA over prime-field short-Weierstrass
- * curves up to 256 bits (built in or given at run time), and X25519 (se/x25519.h). */
+ * curves up to 256 bits (built in or given at run time) and the binary curves sect233r1/k1;
+ * X25519 is in se/x25519.h. One API serves both kinds of curve: ECDSA, ECDH and keys are
+ * written once over the group operations each kind supplies (se_ec_ops). */
 #ifndef SE_EC_H
 #define SE_EC_H
 
@@ -16,26 +18,51 @@ typedef enum {
     SE_CURVE_SECP224R1,
     SE_CURVE_SECP256R1,
     SE_CURVE_SECP256K1,
+    SE_CURVE_SECT233R1,
+    SE_CURVE_SECT233K1,
 } se_curve_id;
 
-/* A curve y^2 = x^3 + ax + b over GF(p) with base point G of prime order n, cofactor h.
- * Initialised once (se_ec_curve_builtin / se_ec_curve_init); read-only afterwards. */
+typedef struct se_ec_curve se_ec_curve;
+
+/* The group operations of one kind of curve. Points cross this boundary encoded (04 || x || y
+ * or x || y, coordinates field_bytes each); scalars are se_bn values below n. */
 typedef struct {
-    se_mod p, n;
-    se_bn a, b;      /* Montgomery domain mod p */
-    se_bn gx, gy;    /* Montgomery domain mod p */
+    /* Decodes and validates a public point: length, coordinate range, on the curve, not
+     * infinity, and in the subgroup of order n where the cofactor is not 1. */
+    se_status (*validate)(const se_ec_curve *c, const uint8_t *pub, size_t len);
+    /* out = 04 || x || y of k * P (P = NULL: the generator), constant time in k, for k < n and
+     * a valid P; SE_ERR_INFINITY if the result is the point at infinity. */
+    se_status (*mul)(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
+                     uint8_t *out);
+    /* x = the x-coordinate, as an integer, of u1 * G + u2 * Q for a valid Q (public inputs,
+     * verification only); SE_ERR_INFINITY if the sum is the point at infinity. */
+    se_status (*mul2_x)(const se_ec_curve *c, const se_bn *u1, const se_bn *u2,
+                        const uint8_t *pub, size_t len, se_bn *x);
+} se_ec_ops;
+
+/* A curve with base point G of prime order n and cofactor h. Prime curves: y^2 = x^3 + ax + b
+ * over GF(p), a, b, gx, gy in the Montgomery domain mod p. Binary curves (GF(2^233),
+ * y^2 + xy = x^3 + ax^2 + b): a, b, gx, gy hold field elements as bit strings in the low
+ * 8 limbs and p is unused. Initialised once; read-only afterwards. */
+struct se_ec_curve {
+    const se_ec_ops *ops;
+    se_mod n;
+    se_mod p;
+    se_bn a, b, gx, gy;
+    unsigned field_bytes;
     uint32_t h;
     const char *name;
-} se_ec_curve;
+};
 
 /* Sizes of the encodings: coordinates are field_bytes long, scalars order_bytes long. */
-#define SE_EC_FIELD_BYTES(c) ((c)->p.bytes)
+#define SE_EC_FIELD_BYTES(c) ((c)->field_bytes)
 #define SE_EC_ORDER_BYTES(c) ((c)->n.bytes)
 #define SE_EC_MAX_BYTES 33 /* secp160r1's order is 161 bits: scalars may be one byte longer than p */
 
 se_status se_ec_curve_builtin(se_ec_curve *c, se_curve_id id);
 /* Looks a curve up by name: secp160r1, secp192r1 (P-192, prime192v1), secp224r1 (P-224),
- * secp256r1 (P-256, prime256v1), secp256k1. SE_ERR_UNKNOWN_CURVE otherwise. */
+ * secp256r1 (P-256, prime256v1), secp256k1, sect233r1 (B-233), sect233k1 (K-233).
+ * SE_ERR_UNKNOWN_CURVE otherwise. */
 se_status se_ec_curve_by_name(se_ec_curve *c, const char *name);
 /* A curve given at run time (big-endian parameters). Checks p odd and < 2^256, n odd and
  * prime-looking (odd, > 2^(bits(p)/2)), a, b, G < p, G on the curve, 4a^3 + 27b^2 != 0;
@@ -46,8 +73,9 @@ se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const
                            size_t n_len, uint32_t h);
 
 /* Public keys are SEC 1 uncompressed 04 || x || y (or the raw x || y); validation rejects
- * other lengths, coordinates >= p, points off the curve and the point at infinity
- * (SE_ERR_INVALID_POINT). Private keys are order_bytes big-endian in [1, n-1]
+ * other lengths, coordinates outside the field, points off the curve, the point at infinity
+ * and, on the binary curves (cofactor 2 and 4), points outside the order-n subgroup
+ * (SE_ERR_INVALID_POINT). ECDH is plain (no cofactor multiplication), as OpenSSL's default. Private keys are order_bytes big-endian in [1, n-1]
  * (SE_ERR_INVALID_SCALAR otherwise). */
 se_status se_ec_validate_public(const se_ec_curve *c, const uint8_t *pub, size_t pub_len);
 /* pub receives 1 + 2 * field_bytes bytes. */
