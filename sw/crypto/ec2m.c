@@ -299,7 +299,9 @@ static void generator(const se_ec_curve *c, apoint *g)
     gf_from_bn(&g->y, &c->gy);
 }
 
-/* Decodes 04 || x || y or x || y with coordinates below 2^233 and on the curve. */
+/* Decodes 04 || x || y or x || y with coordinates below 2^233 and on the curve. x = 0 is
+ * refused too: the only such point, (0, sqrt(b)), has order 2, and the ladder's formulas
+ * divide by x. */
 static se_status decode(const se_ec_curve *c, const curve2m *k2, apoint *p, const uint8_t *pub,
                         size_t len)
 {
@@ -309,7 +311,7 @@ static se_status decode(const se_ec_curve *c, const curve2m *k2, apoint *p, cons
         return SE_ERR_INVALID_POINT;
     (void)c;
     if (!gf_from_bytes(&p->x, pub) || !gf_from_bytes(&p->y, pub + FIELD_BYTES) ||
-        !on_curve(k2, p))
+        gf_is_zero(&p->x) || !on_curve(k2, p))
         return SE_ERR_INVALID_POINT;
     return SE_OK;
 }
