@@ -81,9 +81,21 @@ $(BUILD)/%/empty.elf: sw/apps/subset/empty.c | $(SETUP_DONE)
 	$(RV_CC) -march=$* -mabi=ilp32 $(RV_CFLAGS) --crt0=minimal -Wl,--gc-sections $< -o $@
 
 # ---- constant-time harnesses (run under valgrind by the test suite) ----------
-$(BUILD)/host/ct/%: tests/ct/%.c $(BUILD)/host/libsecrypto.a
+# The library is built again with SE_CTGRIND, same optimisation, so SE_CT_DECLASSIFY marks
+# the values that are public by design (verdicts, signatures) for valgrind.
+CTG_OBJ := $(patsubst sw/crypto/%.c,$(BUILD)/ctgrind/crypto/%.o,$(CRYPTO_SRC))
+
+$(BUILD)/ctgrind/crypto/%.o: sw/crypto/%.c $(CRYPTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $< $(BUILD)/host/libsecrypto.a -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -DSE_CTGRIND -c $< -o $@
+
+$(BUILD)/ctgrind/libsecrypto.a: $(CTG_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/host/ct/%: tests/ct/%.c $(BUILD)/ctgrind/libsecrypto.a
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -DSE_CTGRIND $< $(BUILD)/ctgrind/libsecrypto.a -o $@
 
 ct: $(patsubst tests/ct/%.c,$(BUILD)/host/ct/%,$(CT_SRC))
 

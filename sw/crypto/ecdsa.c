@@ -106,7 +106,10 @@ static se_status sign_with(const se_ec_curve *c, const se_bn *d, const se_bn *e,
     se_mod_from_mont(n, &s, &s);
     se_bn_to_bytes(sig, n->bytes, &r);
     se_bn_to_bytes(sig + n->bytes, n->bytes, &s);
+    /* the signature is the output: public from here on */
     SE_CT_DECLASSIFY(sig, 2 * n->bytes);
+    SE_CT_DECLASSIFY(&r, sizeof r);
+    SE_CT_DECLASSIFY(&s, sizeof s);
     se_ct_wipe(&km, sizeof km);
     se_ct_wipe(&kinv, sizeof kinv);
     se_ct_wipe(&u, sizeof u);

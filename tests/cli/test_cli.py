@@ -58,3 +58,11 @@ def test_ops_lists_every_op_with_fields():
     p = run(["ops"])
     assert p.returncode == 0
     assert any(line.startswith("sha256 ") for line in p.stdout.splitlines())
+
+
+def test_human_flags_accept_dashes_for_underscores():
+    args = ["aead-encrypt", "--mode", "gcm", "--key", "00" * 16, "--nonce", "00" * 12, "--pt", "00"]
+    short = run(args + ["--tag-len", "8"])
+    assert short.returncode == 0
+    tag = [l for l in short.stdout.splitlines() if l.startswith("tag: ")][0]
+    assert len(tag) == len("tag: ") + 16

@@ -108,9 +108,15 @@ static int human(const char *opname, int argc, char **argv)
             json_decref(req);
             return 2;
         }
+        /* --tag-len and --tag_len both name the field tag_len */
+        char field[64];
+        snprintf(field, sizeof field, "%s", argv[i] + 2);
+        for (char *c = field; *c; c++)
+            if (*c == '-')
+                *c = '_';
         /* A value that is itself JSON (a custom curve object) is passed through as JSON. */
         json_t *v = argv[i + 1][0] == '{' ? json_loads(argv[i + 1], 0, NULL) : NULL;
-        json_object_set_new(req, argv[i] + 2, v ? v : json_string(argv[i + 1]));
+        json_object_set_new(req, field, v ? v : json_string(argv[i + 1]));
         i++;
     }
     json_t *resp = run_request(req, &ok);
