@@ -40,7 +40,7 @@ aad=$(printf 'node=7' | od -An -tx1 | tr -d ' \n')
 run aead-encrypt --mode gcm --key "$key" --nonce "$nonce" --aad "$aad" --pt "$msg"; ct=$(field ct); tag=$(field tag)
 run aead-decrypt --mode gcm --key "$key" --nonce "$nonce" --aad "$aad" --ct "$ct" --tag "$tag"
 [ "$(field pt)" = "$msg" ] && echo "    plaintext recovered: $(printf '%s' "$msg" | sed 's/../\\x&/g' | xargs -0 printf)"
-step "AES-128-GCM: a flipped tag bit yields bad_tag and no plaintext"
+step "AES-128-GCM: a changed tag yields bad_tag and no plaintext"
 badtag=$([ "${tag:0:1}" = 0 ] && echo 1 || echo 0)${tag:1}
 "$SE" aead-decrypt --mode gcm --key "$key" --nonce "$nonce" --aad "$aad" --ct "$ct" --tag "$badtag" 2>&1 && exit 1
 echo

@@ -66,3 +66,12 @@ def test_human_flags_accept_dashes_for_underscores():
     assert short.returncode == 0
     tag = [l for l in short.stdout.splitlines() if l.startswith("tag: ")][0]
     assert len(tag) == len("tag: ") + 16
+
+
+def test_every_op_is_documented():
+    """docs/cli.md stays true to the code: each op `se ops` lists has its own entry there."""
+    doc = (CLI.parent.parent.parent / "docs" / "cli.md").read_text()
+    names = [line.split()[0] for line in run(["ops"]).stdout.splitlines()]
+    assert len(names) >= 10
+    missing = [n for n in names if f"`{n}`" not in doc]
+    assert not missing, f"ops without documentation in docs/cli.md: {missing}"

@@ -22,11 +22,10 @@ typedef struct {
 } cli_op;
 
 /* Op tables, one per area, each ended by an entry with name == NULL. */
-extern const cli_op cli_ops_hash[];  /* ops_hash.c: sha256, hmac, drbg */
-extern const cli_op cli_ops_sym[];   /* ops_sym.c: aes modes, aead */
-extern const cli_op cli_ops_ecp[];   /* ops_ecp.c: prime-field ECC, bigint, x25519 */
-extern const cli_op cli_ops_drbg[];  /* ops_drbg.c: hmac_drbg */
-extern const cli_op cli_ops_ec2m[];  /* ops_ec2m.c: binary-field ECC (if it needs own ops) */
+extern const cli_op cli_ops_hash[]; /* ops_hash.c: sha256, hmac_sha256 */
+extern const cli_op cli_ops_sym[];  /* ops_sym.c: aes modes, cbc_mac, aead */
+extern const cli_op cli_ops_drbg[]; /* ops_drbg.c: hmac_drbg */
+extern const cli_op cli_ops_ecp[];  /* ops_ecp.c: ECC on every curve kind, x25519, mod_* */
 
 /* Field readers. Errors: SE_ERR_BAD_INPUT (missing or wrong JSON type),
  * SE_ERR_BAD_HEX (not an even-length hex string), SE_ERR_BAD_LENGTH (longer than cap). */

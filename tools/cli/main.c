@@ -7,21 +7,14 @@
 
 extern const char *cli_failed_field;
 
-/* Tables still being written are weak so the tool links while areas land one by one. */
-#pragma weak cli_ops_sym
-#pragma weak cli_ops_drbg
-#pragma weak cli_ops_ecp
-#pragma weak cli_ops_ec2m
-
-static const cli_op *const tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp,
-                                       cli_ops_ec2m};
+static const cli_op *const tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp};
 
 static const char *const backends[] = {"sw"};
 
 static const cli_op *find_op(const char *name)
 {
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-        for (const cli_op *op = tables[t]; op != NULL && op->name != NULL; op++)
+        for (const cli_op *op = tables[t]; op->name != NULL; op++)
             if (strcmp(op->name, name) == 0)
                 return op;
     return NULL;
@@ -170,7 +163,7 @@ int main(int argc, char **argv)
         return batch();
     if (strcmp(argv[i], "ops") == 0) {
         for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-            for (const cli_op *op = tables[t]; op != NULL && op->name != NULL; op++)
+            for (const cli_op *op = tables[t]; op->name != NULL; op++)
                 printf("%-16s %s\n", op->name, op->fields);
         return 0;
     }
