@@ -100,39 +100,59 @@ void ec_double(const se_ec_curve *c, ec_point *r, const ec_point *p)
     FSUB(c, &r->y, &t, &yyyy);
 }
 
-/* P + Q for P != Q (add-2007-bl shape). An input at infinity yields the other input and
- * P = -Q yields Z = 0, both without branches. P == Q (not at infinity) gives a wrong result:
- * callers either exclude it (the ladder) or check it (ec_add_any). */
-void ec_add(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q)
+/* The four terms of a Jacobian addition: U1 = X1 Z2^2, U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3.
+ * P == Q exactly when U1 == U2 and S1 == S2; P == -Q when only U1 == U2. */
+typedef struct {
+    se_bn u1, u2, s1, s2;
+} add_terms;
+
+static void ec_add_terms(const se_ec_curve *c, add_terms *t, const ec_point *p, const ec_point *q)
 {
-    se_bn z1z1, z2z2, u1, u2, s1, s2, h, rr, hh, hhh, v, t;
-    ec_point out;
+    se_bn z1z1, z2z2;
     FMUL(c, &z1z1, &p->z, &p->z);
     FMUL(c, &z2z2, &q->z, &q->z);
-    FMUL(c, &u1, &p->x, &z2z2);
-    FMUL(c, &u2, &q->x, &z1z1);
-    FMUL(c, &s1, &p->y, &q->z);
-    FMUL(c, &s1, &s1, &z2z2);
-    FMUL(c, &s2, &q->y, &p->z);
-    FMUL(c, &s2, &s2, &z1z1);
-    FSUB(c, &h, &u2, &u1);
-    FSUB(c, &rr, &s2, &s1);
+    FMUL(c, &t->u1, &p->x, &z2z2);
+    FMUL(c, &t->u2, &q->x, &z1z1);
+    FMUL(c, &t->s1, &p->y, &q->z);
+    FMUL(c, &t->s1, &t->s1, &z2z2);
+    FMUL(c, &t->s2, &q->y, &p->z);
+    FMUL(c, &t->s2, &t->s2, &z1z1);
+}
+
+/* The rest of P + Q (add-2007-bl shape) from the terms; P = -Q yields Z = 0. */
+static void ec_add_finish(const se_ec_curve *c, ec_point *out, const ec_point *p, const ec_point *q,
+                          add_terms *a)
+{
+    se_bn h, rr, hh, hhh, v, t;
+    FSUB(c, &h, &a->u2, &a->u1);
+    FSUB(c, &rr, &a->s2, &a->s1);
     FMUL(c, &hh, &h, &h);
     FMUL(c, &hhh, &h, &hh);
-    FMUL(c, &v, &u1, &hh);
+    FMUL(c, &v, &a->u1, &hh);
     /* X3 = R^2 - HHH - 2V */
     FMUL(c, &t, &rr, &rr);
     FSUB(c, &t, &t, &hhh);
     FSUB(c, &t, &t, &v);
-    FSUB(c, &out.x, &t, &v);
+    FSUB(c, &out->x, &t, &v);
     /* Y3 = R (V - X3) - S1 HHH */
-    FSUB(c, &t, &v, &out.x);
+    FSUB(c, &t, &v, &out->x);
     FMUL(c, &t, &rr, &t);
-    FMUL(c, &s1, &s1, &hhh);
-    FSUB(c, &out.y, &t, &s1);
+    FMUL(c, &a->s1, &a->s1, &hhh);
+    FSUB(c, &out->y, &t, &a->s1);
     /* Z3 = Z1 Z2 H */
     FMUL(c, &t, &p->z, &q->z);
-    FMUL(c, &out.z, &t, &h);
+    FMUL(c, &out->z, &t, &h);
+}
+
+/* P + Q for P != Q. An input at infinity yields the other input and P = -Q yields Z = 0,
+ * both without branches. P == Q (not at infinity) gives a wrong result: the ladder never
+ * meets it (its two points differ by P), and add_public checks for it. */
+void ec_add(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q)
+{
+    add_terms a;
+    ec_point out;
+    ec_add_terms(c, &a, p, q);
+    ec_add_finish(c, &out, p, q, &a);
     uint32_t p_inf = se_bn_is_zero(&p->z), q_inf = se_bn_is_zero(&q->z);
     ec_point_cmov(&out, q, p_inf);
     ec_point_cmov(&out, p, q_inf & (1u ^ p_inf));
@@ -266,7 +286,7 @@ static se_status prime_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *
 /* P + Q for public points: handles infinity, P = Q and P = -Q by branching (no secrets). */
 static void add_public(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q)
 {
-    se_bn z1z1, z2z2, u1, u2, s1, s2;
+    add_terms a;
     if (se_bn_is_zero(&p->z)) {
         *r = *q;
         return;
@@ -275,22 +295,17 @@ static void add_public(const se_ec_curve *c, ec_point *r, const ec_point *p, con
         *r = *p;
         return;
     }
-    FMUL(c, &z1z1, &p->z, &p->z);
-    FMUL(c, &z2z2, &q->z, &q->z);
-    FMUL(c, &u1, &p->x, &z2z2);
-    FMUL(c, &u2, &q->x, &z1z1);
-    FMUL(c, &s1, &p->y, &q->z);
-    FMUL(c, &s1, &s1, &z2z2);
-    FMUL(c, &s2, &q->y, &p->z);
-    FMUL(c, &s2, &s2, &z1z1);
-    if (se_bn_eq(&u1, &u2)) {
-        if (se_bn_eq(&s1, &s2))
+    ec_add_terms(c, &a, p, q);
+    if (se_bn_eq(&a.u1, &a.u2)) {
+        if (se_bn_eq(&a.s1, &a.s2))
             ec_double(c, r, p);
         else
             memset(&r->z, 0, sizeof r->z);
         return;
     }
-    ec_add(c, r, p, q);
+    ec_point out; /* r may alias p or q */
+    ec_add_finish(c, &out, p, q, &a);
+    *r = out;
 }
 
 static se_status prime_mul2_x(const se_ec_curve *c, const se_bn *u1, const se_bn *u2,
