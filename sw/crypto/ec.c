@@ -76,7 +76,7 @@ se_status se_ec_curve_builtin(se_ec_curve *c, se_curve_id id)
     }
     size_t pl = unhex(p, h->p), al = unhex(a, h->a), bl = unhex(b, h->b);
     size_t xl = unhex(gx, h->gx), yl = unhex(gy, h->gy), nl = unhex(n, h->n);
-    se_status st = se_ec_curve_init(c, p, pl, a, al, b, bl, gx, xl, gy, yl, n, nl, 1);
+    se_status st = ecp_curve_setup(c, p, pl, a, al, b, bl, gx, xl, gy, yl, n, nl, 1);
     c->name = h->name;
     return st;
 }

@@ -22,6 +22,11 @@ void ec_generator(const se_ec_curve *c, ec_point *g);
 /* The operations of each kind of curve (ecp.c, ec2m.c). */
 extern const se_ec_ops ec_prime_ops;
 extern const se_ec_ops ec_binary_ops;
+/* se_ec_curve_init without the order check (the built-in prime curves). */
+se_status ecp_curve_setup(se_ec_curve *c, const uint8_t *p, size_t p_len, const uint8_t *a,
+                          size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *gx,
+                          size_t gx_len, const uint8_t *gy, size_t gy_len, const uint8_t *n,
+                          size_t n_len, uint32_t h);
 /* Fills c with sect233r1 (koblitz = 0) or sect233k1 (koblitz = 1). */
 se_status ec2m_curve_init(se_ec_curve *c, int koblitz);
 

@@ -23,7 +23,7 @@ static uint32_t on_curve(const se_ec_curve *c, const se_bn *x, const se_bn *y)
     return se_bn_eq(&l, &r);
 }
 
-se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const uint8_t *a,
+se_status ecp_curve_setup(se_ec_curve *c, const uint8_t *p, size_t p_len, const uint8_t *a,
                            size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *gx,
                            size_t gx_len, const uint8_t *gy, size_t gy_len, const uint8_t *n,
                            size_t n_len, uint32_t h)
@@ -60,6 +60,31 @@ se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const
         FADD(c, &u27, &u27, &u);
     FADD(c, &t, &t, &u27);
     if (se_bn_is_zero(&t) || !on_curve(c, &c->gx, &c->gy))
+        return SE_ERR_BAD_PARAMS;
+    return SE_OK;
+}
+
+/* A caller's curve also proves that n is the order of G: (n - 1) G = -G. (The built-in curves
+ * skip this ladder; their parameters are the standards'.) */
+se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const uint8_t *a,
+                           size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *gx,
+                           size_t gx_len, const uint8_t *gy, size_t gy_len, const uint8_t *n,
+                           size_t n_len, uint32_t h)
+{
+    ec_point g, r;
+    se_bn nm1, one, x, y, neg_y, zero;
+    se_status st = ecp_curve_setup(c, p, p_len, a, a_len, b, b_len, gx, gx_len, gy, gy_len, n,
+                                   n_len, h);
+    if (st != SE_OK)
+        return st;
+    memset(&one, 0, sizeof one);
+    memset(&zero, 0, sizeof zero);
+    one.v[0] = 1;
+    se_bn_sub(&nm1, &c->n.m, &one);
+    ec_generator(c, &g);
+    ec_mul_ct(c, &r, &nm1, &g);
+    FSUB(c, &neg_y, &zero, &c->gy);
+    if (ec_to_affine(c, &x, &y, &r) || !se_bn_eq(&x, &c->gx) || !se_bn_eq(&y, &neg_y))
         return SE_ERR_BAD_PARAMS;
     return SE_OK;
 }

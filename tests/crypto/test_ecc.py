@@ -346,8 +346,9 @@ def test_runtime_curve_brainpool(batch, tally, seed):
     tally("runtime curve (brainpoolP256r1) ecdh+ecdsa vs cryptography", len(cases))
     bad = dict(curve, p=curve["p"][:-1] + "0")  # even modulus
     off = dict(curve, gy=curve["gx"])           # generator off the curve
-    got = batch([{"op": "ec_pubkey", "curve": bad, "key": "01"}, {"op": "ec_pubkey", "curve": off, "key": "01"}])
-    assert [g.get("error") for g in got] == ["bad_params", "bad_params"]
+    wrong_n = dict(curve, n="%x" % (int(curve["n"], 16) + 2))  # n is not the order of G
+    got = batch([{"op": "ec_pubkey", "curve": c, "key": "01" * 32} for c in (bad, off, wrong_n)])
+    assert [g.get("error") for g in got] == ["bad_params"] * 3
 
 
 # ---- negative cases ---------------------------------------------------------------------------

@@ -65,8 +65,9 @@ se_status se_ec_curve_builtin(se_ec_curve *c, se_curve_id id);
  * SE_ERR_UNKNOWN_CURVE otherwise. */
 se_status se_ec_curve_by_name(se_ec_curve *c, const char *name);
 /* A curve given at run time (big-endian parameters). Checks p odd and < 2^256, n odd and
- * prime-looking (odd, > 2^(bits(p)/2)), a, b, G < p, G on the curve, 4a^3 + 27b^2 != 0;
- * SE_ERR_BAD_PARAMS otherwise. n is trusted to be the prime order of G. */
+ * at least half as wide as p, a, b, G < p, G on the curve, 4a^3 + 27b^2 != 0, and
+ * (n - 1) G = -G (the order of G divides n); SE_ERR_BAD_PARAMS otherwise. n is trusted to be
+ * prime (ECDSA inverts modulo n by Fermat). */
 se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const uint8_t *a,
                            size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *gx,
                            size_t gx_len, const uint8_t *gy, size_t gy_len, const uint8_t *n,
