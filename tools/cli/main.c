@@ -8,15 +8,18 @@
 extern const char *cli_failed_field;
 
 static const cli_op *const tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp};
+/* tables[PK_TABLES..] run only on a backend with public_key set */
+#define PK_TABLES 2
 
-static const char *const backends[] = {"sw"};
-
-static const cli_op *find_op(const char *name)
+/* The op named `name`; *pk says whether it is a public-key/DRBG op. */
+static const cli_op *find_op(const char *name, int *pk)
 {
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
         for (const cli_op *op = tables[t]; op->name != NULL; op++)
-            if (strcmp(op->name, name) == 0)
+            if (strcmp(op->name, name) == 0) {
+                *pk = t >= PK_TABLES;
                 return op;
+            }
     return NULL;
 }
 
@@ -26,7 +29,8 @@ static json_t *run_request(const json_t *req, int *ok)
     json_t *resp = json_object();
     const json_t *id = json_object_get(req, "id");
     const char *name = json_string_value(json_object_get(req, "op"));
-    const cli_op *op = name ? find_op(name) : NULL;
+    int pk = 0;
+    const cli_op *op = name ? find_op(name, &pk) : NULL;
     se_status st;
 
     cli_failed_field = NULL;
@@ -34,6 +38,8 @@ static json_t *run_request(const json_t *req, int *ok)
         st = SE_ERR_BAD_INPUT;
     else if (op == NULL)
         st = name ? SE_ERR_UNKNOWN_OP : SE_ERR_BAD_INPUT;
+    else if (pk && !cli_be->public_key)
+        st = SE_ERR_NOT_SUPPORTED;
     else
         st = op->fn(req, resp);
     if (st != SE_OK) {
@@ -132,10 +138,11 @@ static int human(const char *opname, int argc, char **argv)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: se [--backend sw] batch            JSON lines in, JSON lines out\n"
-               "       se [--backend sw] OP --field value  one operation, fields as flags\n"
-               "       se ops                              list operations and their fields\n"
-               "backends: sw (rtl and soc arrive with the engine and node)\n"
+    fprintf(f, "usage: se [--backend B] batch            JSON lines in, JSON lines out\n"
+               "       se [--backend B] OP --field value  one operation, fields as flags\n"
+               "       se ops                             list operations and their fields\n"
+               "backends: sw (default, the C library), rtl (the engine drivers on a Verilator model\n"
+               "          of the engine: hash, HMAC and AES ops; ECC and DRBG ops answer not_supported)\n"
                "see docs/cli.md\n");
 }
 
@@ -148,11 +155,16 @@ int main(int argc, char **argv)
         backend = argv[i + 1];
         i += 2;
     }
-    int known = 0;
-    for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++)
-        known |= strcmp(backend, backends[b]) == 0;
-    if (!known) {
-        fprintf(stderr, "se: backend '%s' is not available in this build (have: sw)\n", backend);
+    cli_be = NULL;
+    for (size_t b = 0; cli_backends[b] != NULL; b++)
+        if (strcmp(backend, cli_backends[b]->name) == 0)
+            cli_be = cli_backends[b];
+    if (cli_be == NULL) {
+        fprintf(stderr, "se: unknown backend '%s' (have: sw, rtl)\n", backend);
+        return 2;
+    }
+    if (cli_be->probe != NULL && cli_be->probe() != SE_OK) {
+        fprintf(stderr, "se: backend '%s' does not answer its probe (NAME/VERSION registers)\n", backend);
         return 2;
     }
     if (i >= argc || strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {

@@ -1,24 +1,20 @@
-/* CLI ops for AES: block modes (aes), cbc_mac, AEAD (aead_encrypt/aead_decrypt, gcm or ccm). */
+/* CLI ops for AES: block modes (aes), cbc_mac, AEAD (aead_encrypt/aead_decrypt, gcm or ccm), on the chosen backend. */
 #include <string.h>
 
 #include "cli.h"
-#include "se/aes.h"
 #include "se/ct.h"
 
 static uint8_t in[CLI_MAX_BYTES];
 static uint8_t out[CLI_MAX_BYTES];
 static uint8_t aad[CLI_MAX_BYTES];
 
-/* Reads "key" and expands it; wrong length -> bad_length. */
-static se_status read_key(const json_t *req, se_aes_ctx *ctx)
+/* Reads "key": 16, 24 or 32 bytes, else bad_length on that field. */
+static se_status read_key(const json_t *req, uint8_t key[32], size_t *len)
 {
-    uint8_t key[32];
-    size_t len;
-    se_status st = cli_hex(req, "key", key, sizeof key, &len);
+    se_status st = cli_hex(req, "key", key, 32, len);
 
-    if (st == SE_OK && (st = se_aes_init(ctx, key, len)) != SE_OK)
-        cli_fail("key", st);
-    se_ct_wipe(key, sizeof key);
+    if (st == SE_OK && *len != 16 && *len != 24 && *len != 32)
+        st = cli_fail("key", SE_ERR_BAD_LENGTH);
     return st;
 }
 
@@ -26,10 +22,9 @@ static se_status op_aes(const json_t *req, json_t *resp)
 {
     static const char *const modes[] = {"ecb", "cbc", "ctr", "ofb"};
     const char *mode, *dir;
-    int m = -1, dec;
-    uint8_t iv[SE_AES_BLOCK_BYTES];
-    size_t iv_len = 0, len;
-    se_aes_ctx ctx;
+    int m = -1;
+    uint8_t key[32], iv[64] = {0};
+    size_t key_len, iv_len = 0, len;
     se_status st;
 
     if ((st = cli_str(req, "mode", &mode)) != SE_OK || (st = cli_str(req, "dir", &dir)) != SE_OK)
@@ -41,146 +36,103 @@ static se_status op_aes(const json_t *req, json_t *resp)
         return cli_fail("mode", SE_ERR_BAD_INPUT);
     if (strcmp(dir, "enc") != 0 && strcmp(dir, "dec") != 0)
         return cli_fail("dir", SE_ERR_BAD_INPUT);
-    dec = strcmp(dir, "dec") == 0;
-    if ((st = read_key(req, &ctx)) != SE_OK)
-        return st;
-    if (m != 0) {
-        uint8_t ivbuf[64];
-        if ((st = cli_hex(req, "iv", ivbuf, sizeof ivbuf, &iv_len)) != SE_OK)
+    if ((st = read_key(req, key, &key_len)) != SE_OK)
+        goto done;
+    if (m != SE_DRV_ECB) {
+        if ((st = cli_hex(req, "iv", iv, sizeof iv, &iv_len)) != SE_OK)
             goto done;
-        if (iv_len != SE_AES_BLOCK_BYTES) {
+        if (iv_len != 16) {
             st = cli_fail("iv", SE_ERR_BAD_LENGTH);
             goto done;
         }
-        memcpy(iv, ivbuf, sizeof iv);
     }
-    if ((st = cli_hex(req, "data", in, sizeof in, &len)) != SE_OK)
-        goto done;
-    switch (m) {
-    case 0:
-        st = dec ? se_aes_ecb_decrypt(&ctx, in, len, out) : se_aes_ecb_encrypt(&ctx, in, len, out);
-        break;
-    case 1:
-        st = dec ? se_aes_cbc_decrypt(&ctx, iv, in, len, out)
-                 : se_aes_cbc_encrypt(&ctx, iv, in, len, out);
-        break;
-    case 2:
-        se_aes_ctr_crypt(&ctx, iv, in, len, out);
-        break;
-    default:
-        se_aes_ofb_crypt(&ctx, iv, in, len, out);
-        break;
-    }
-    if (st == SE_OK)
+    if ((st = cli_hex(req, "data", in, sizeof in, &len)) == SE_OK &&
+        (st = cli_be->aes_crypt((se_drv_aes_mode)m, strcmp(dir, "dec") == 0, key, key_len, iv, in, len,
+                                out)) == SE_OK)
         cli_put_hex(resp, "out", out, len);
 done:
-    se_aes_wipe(&ctx);
+    se_ct_wipe(key, sizeof key);
     return st;
 }
 
 static se_status op_cbc_mac(const json_t *req, json_t *resp)
 {
-    uint8_t mac[SE_AES_BLOCK_BYTES];
+    uint8_t key[32], mac[16];
     unsigned long tag_len;
-    size_t len;
-    se_aes_ctx ctx;
+    size_t key_len, len;
     se_status st;
 
     if ((st = cli_uint_opt(req, "tag_len", &tag_len, 16)) != SE_OK)
         return st;
-    if ((st = read_key(req, &ctx)) != SE_OK)
-        return st;
-    if ((st = cli_hex(req, "data", in, sizeof in, &len)) == SE_OK &&
-        (st = se_aes_cbc_mac(&ctx, in, len, mac, tag_len <= 16 ? (size_t)tag_len : 17)) == SE_OK)
+    if ((st = read_key(req, key, &key_len)) == SE_OK &&
+        (st = cli_hex(req, "data", in, sizeof in, &len)) == SE_OK &&
+        (st = cli_be->cbc_mac(key, key_len, in, len, mac, tag_len <= 16 ? (size_t)tag_len : 17)) == SE_OK)
         cli_put_hex(resp, "mac", mac, (size_t)tag_len);
-    se_aes_wipe(&ctx);
+    se_ct_wipe(key, sizeof key);
     return st;
 }
 
-/* 0 = gcm, 1 = ccm, -1 = unknown. */
-static int aead_mode(const char *mode)
-{
-    if (strcmp(mode, "gcm") == 0)
-        return 0;
-    if (strcmp(mode, "ccm") == 0)
-        return 1;
-    return -1;
-}
-
-/* Shared by both directions: the mode, key, nonce, aad and the input field. */
-static se_status aead_args(const json_t *req, const char *in_field, int *mode, se_aes_gcm_ctx *ctx,
-                           uint8_t *nonce, size_t nonce_cap, size_t *nonce_len, size_t *aad_len,
-                           size_t *len)
+/* Shared by both directions: mode, key, nonce, aad and the input field. */
+static se_status aead_args(const json_t *req, const char *in_field, se_drv_aead_mode *mode,
+                           uint8_t key[32], size_t *key_len, uint8_t *nonce, size_t nonce_cap,
+                           size_t *nonce_len, size_t *aad_len, size_t *len)
 {
     const char *m;
     se_status st;
 
     if ((st = cli_str(req, "mode", &m)) != SE_OK)
         return st;
-    if ((*mode = aead_mode(m)) < 0)
+    if (strcmp(m, "gcm") == 0)
+        *mode = SE_DRV_GCM;
+    else if (strcmp(m, "ccm") == 0)
+        *mode = SE_DRV_CCM;
+    else
         return cli_fail("mode", SE_ERR_BAD_INPUT);
     if ((st = cli_hex(req, "nonce", nonce, nonce_cap, nonce_len)) != SE_OK ||
         (st = cli_hex_opt(req, "aad", aad, sizeof aad, aad_len, NULL)) != SE_OK ||
         (st = cli_hex(req, in_field, in, sizeof in, len)) != SE_OK)
         return st;
-    if (*mode == 0) {
-        uint8_t key[32];
-        size_t key_len;
-        if ((st = cli_hex(req, "key", key, sizeof key, &key_len)) == SE_OK &&
-            (st = se_aes_gcm_init(ctx, key, key_len)) != SE_OK)
-            cli_fail("key", st);
-        se_ct_wipe(key, sizeof key);
-        return st;
-    }
-    return read_key(req, &ctx->aes);
+    return read_key(req, key, key_len);
 }
 
 static se_status op_aead_encrypt(const json_t *req, json_t *resp)
 {
-    uint8_t nonce[1024], tag[SE_AES_BLOCK_BYTES];
-    size_t nonce_len, aad_len, len;
+    uint8_t key[32], nonce[1024], tag[16];
+    size_t key_len, nonce_len, aad_len, len;
     unsigned long tag_len;
-    int mode;
-    se_aes_gcm_ctx ctx;
+    se_drv_aead_mode mode;
     se_status st;
 
     if ((st = cli_uint_opt(req, "tag_len", &tag_len, 16)) != SE_OK)
         return st;
-    if (tag_len > SE_AES_BLOCK_BYTES)
-        tag_len = SE_AES_BLOCK_BYTES + 1; /* rejected below as bad_length */
-    st = aead_args(req, "pt", &mode, &ctx, nonce, sizeof nonce, &nonce_len, &aad_len, &len);
-    if (st == SE_OK)
-        st = mode == 0 ? se_aes_gcm_encrypt(&ctx, nonce, nonce_len, aad, aad_len, in, len, out, tag,
-                                            (size_t)tag_len)
-                       : se_aes_ccm_encrypt(&ctx.aes, nonce, nonce_len, aad, aad_len, in, len, out,
-                                            tag, (size_t)tag_len);
-    if (st == SE_OK) {
+    if (tag_len > 16)
+        tag_len = 17; /* rejected by the backend as bad_length */
+    st = aead_args(req, "pt", &mode, key, &key_len, nonce, sizeof nonce, &nonce_len, &aad_len, &len);
+    if (st == SE_OK &&
+        (st = cli_be->aead_encrypt(mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len, out, tag,
+                                   (size_t)tag_len)) == SE_OK) {
         cli_put_hex(resp, "ct", out, len);
         cli_put_hex(resp, "tag", tag, (size_t)tag_len);
     }
-    se_aes_gcm_wipe(&ctx);
+    se_ct_wipe(key, sizeof key);
     return st;
 }
 
 static se_status op_aead_decrypt(const json_t *req, json_t *resp)
 {
-    uint8_t nonce[1024], tag[64];
-    size_t nonce_len, aad_len, len, tag_len;
-    int mode;
-    se_aes_gcm_ctx ctx;
+    uint8_t key[32], nonce[1024], tag[64];
+    size_t key_len, nonce_len, aad_len, len, tag_len;
+    se_drv_aead_mode mode;
     se_status st;
 
     if ((st = cli_hex(req, "tag", tag, sizeof tag, &tag_len)) != SE_OK)
         return st;
-    st = aead_args(req, "ct", &mode, &ctx, nonce, sizeof nonce, &nonce_len, &aad_len, &len);
-    if (st == SE_OK)
-        st = mode == 0 ? se_aes_gcm_decrypt(&ctx, nonce, nonce_len, aad, aad_len, in, len, tag,
-                                            tag_len, out)
-                       : se_aes_ccm_decrypt(&ctx.aes, nonce, nonce_len, aad, aad_len, in, len, tag,
-                                            tag_len, out);
-    if (st == SE_OK)
+    st = aead_args(req, "ct", &mode, key, &key_len, nonce, sizeof nonce, &nonce_len, &aad_len, &len);
+    if (st == SE_OK &&
+        (st = cli_be->aead_decrypt(mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len,
+                                   out)) == SE_OK)
         cli_put_hex(resp, "pt", out, len);
-    se_aes_gcm_wipe(&ctx);
+    se_ct_wipe(key, sizeof key);
     return st;
 }
 

@@ -1,0 +1,348 @@
+/* AES engine driver: block modes, CBC-MAC, GCM and CCM through the registers of rtl/aes (docs/regs/aes.md). */
+#include <string.h>
+
+#include "drv_internal.h"
+#include "se/drv.h"
+#include "se/hw/aes_regs.h"
+
+#define BLK 16u
+
+static uint32_t rd(uint32_t reg)
+{
+    return se_hal_read32(SE_HAL_AES_BASE + reg);
+}
+
+static void wr(uint32_t reg, uint32_t v)
+{
+    se_hal_write32(SE_HAL_AES_BASE + reg, v);
+}
+
+static uint32_t status_field(uint32_t st, uint32_t shift, uint32_t mask)
+{
+    return (st >> shift) & mask;
+}
+
+/* Polls STATUS until (STATUS & bit) == want; SE_ERR_BACKEND if the engine never gets there. */
+static se_status wait_status(uint32_t bit, uint32_t want)
+{
+    for (uint32_t i = 0; i < SE_DRV_POLL_LIMIT; i++)
+        if ((rd(SE_AES_STATUS) & bit) == want)
+            return SE_OK;
+    return SE_ERR_BACKEND;
+}
+
+#define BIT(f) (SE_AES_STATUS_##f##_MASK << SE_AES_STATUS_##f##_SHIFT)
+
+/* Writes a (possibly partial, zero-padded) block to DIN and issues `op` on it. */
+static se_status command(uint32_t op, const uint8_t *blk, size_t n)
+{
+    uint8_t b[BLK] = {0};
+    se_status st;
+
+    if (n > 0)
+        memcpy(b, blk, n);
+    for (uint32_t i = 0; i < 4; i++)
+        wr(SE_AES_DIN(i), se_drv_load_be32(b + 4 * i));
+    se_drv_wipe(b, sizeof b);
+    if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
+        return st;
+    wr(SE_AES_CMD, (op << SE_AES_CMD_OP_SHIFT) | ((uint32_t)(n & 15u) << SE_AES_CMD_BYTES_SHIFT));
+    return SE_OK;
+}
+
+/* Reads one output block (waits for it) and keeps its first n bytes. */
+static se_status read_out(uint8_t *out, size_t n)
+{
+    uint8_t b[BLK];
+    se_status st = wait_status(BIT(OUT_VALID), BIT(OUT_VALID));
+
+    if (st != SE_OK)
+        return st;
+    for (uint32_t i = 0; i < 4; i++) /* reading DOUT3 consumes the block */
+        se_drv_store_be32(b + 4 * i, rd(SE_AES_DOUT(i)));
+    memcpy(out, b, n);
+    se_drv_wipe(b, sizeof b);
+    return SE_OK;
+}
+
+/* Waits until the engine is idle; the result of the last command as a status. */
+static se_status finish(void)
+{
+    se_status st = wait_status(BIT(BUSY), 0);
+    uint32_t s = rd(SE_AES_STATUS);
+    uint32_t res = status_field(s, SE_AES_STATUS_RESULT_SHIFT, SE_AES_STATUS_RESULT_MASK);
+
+    if (st != SE_OK)
+        return st;
+    if (rd(SE_AES_ERR) != 0 || se_hal_take_fault())
+        return SE_ERR_BACKEND;
+    if (res == SE_AES_STATUS_RESULT_OK)
+        return SE_OK;
+    if (res == SE_AES_STATUS_RESULT_TAG_FAIL)
+        return SE_ERR_BAD_TAG;
+    if (res == SE_AES_STATUS_RESULT_BAD_LENGTH || res == SE_AES_STATUS_RESULT_BAD_KEYLEN)
+        return SE_ERR_BAD_LENGTH;
+    return SE_ERR_BACKEND;
+}
+
+/* Loads key, IV and configuration and runs INIT. */
+static se_status init(uint32_t mode, int decrypt, const uint8_t *key, size_t key_len,
+                      const uint8_t iv[BLK], size_t tag_len)
+{
+    uint32_t keylen;
+
+    if (key_len == 16)
+        keylen = SE_AES_CTRL_KEYLEN_K128;
+    else if (key_len == 24)
+        keylen = SE_AES_CTRL_KEYLEN_K192;
+    else if (key_len == 32)
+        keylen = SE_AES_CTRL_KEYLEN_K256;
+    else
+        return SE_ERR_BAD_LENGTH;
+    wr(SE_AES_ERR, 0xffffffffu);
+    for (uint32_t i = 0; i < 8; i++)
+        wr(SE_AES_KEY(i), 4 * i < key_len ? se_drv_load_be32(key + 4 * i) : 0);
+    for (uint32_t i = 0; i < 4; i++)
+        wr(SE_AES_IV(i), iv ? se_drv_load_be32(iv + 4 * i) : 0);
+    wr(SE_AES_CTRL, (mode << SE_AES_CTRL_MODE_SHIFT) | ((uint32_t)(decrypt != 0) << SE_AES_CTRL_DEC_SHIFT) |
+                        (keylen << SE_AES_CTRL_KEYLEN_SHIFT) | ((uint32_t)tag_len << SE_AES_CTRL_TAG_LEN_SHIFT));
+    if (wait_status(BIT(CMD_READY), BIT(CMD_READY)) != SE_OK)
+        return SE_ERR_BACKEND;
+    wr(SE_AES_CMD, SE_AES_CMD_OP_INIT << SE_AES_CMD_OP_SHIFT);
+    return finish();
+}
+
+/* The key registers are write-only; clear them so the key does not outlive the operation. */
+static void wipe_key(void)
+{
+    for (uint32_t i = 0; i < 8; i++)
+        wr(SE_AES_KEY(i), 0);
+}
+
+/* DATA commands over in[0..len) with one block in flight: block i+1 is handed to the engine
+ * before block i is read back, so the engine never waits for the bus. out may be NULL (no output
+ * blocks: CBC-MAC, AEAD decryption). */
+static se_status data_blocks(const uint8_t *in, size_t len, uint8_t *out)
+{
+    size_t pending = 0, pending_n = 0; /* offset and length of the block awaiting read-back */
+    int have = 0;
+    se_status st = SE_OK;
+
+    for (size_t off = 0; off < len && st == SE_OK; off += BLK) {
+        size_t n = len - off < BLK ? len - off : BLK;
+        st = command(SE_AES_CMD_OP_DATA, in + off, n);
+        if (st == SE_OK && out && have)
+            st = read_out(out + pending, pending_n);
+        pending = off;
+        pending_n = n;
+        have = 1;
+    }
+    if (st == SE_OK && out && have)
+        st = read_out(out + pending, pending_n);
+    return st;
+}
+
+se_status se_drv_aes_probe(void)
+{
+    if (rd(SE_AES_NAME) != SE_AES_NAME_VALUE || (rd(SE_AES_VERSION) >> 24) != 1u)
+        return SE_ERR_NOT_SUPPORTED;
+    return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
+}
+
+se_status se_drv_aes_crypt(se_drv_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+                           const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out)
+{
+    static const uint32_t modes[] = {SE_AES_CTRL_MODE_ECB, SE_AES_CTRL_MODE_CBC, SE_AES_CTRL_MODE_CTR,
+                                     SE_AES_CTRL_MODE_OFB};
+    se_status st;
+
+    if ((mode == SE_DRV_ECB || mode == SE_DRV_CBC) && len % BLK != 0)
+        return SE_ERR_BAD_LENGTH;
+    if ((st = init(modes[mode], decrypt, key, key_len, mode == SE_DRV_ECB ? NULL : iv, 0)) == SE_OK &&
+        (st = data_blocks(in, len, out)) == SE_OK)
+        st = finish();
+    wipe_key();
+    return st;
+}
+
+se_status se_drv_aes_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
+                             uint8_t *mac, size_t mac_len)
+{
+    se_status st;
+
+    if (len == 0 || len % BLK != 0 || mac_len < 4 || mac_len > BLK)
+        return SE_ERR_BAD_LENGTH;
+    if ((st = init(SE_AES_CTRL_MODE_CBC_MAC, 0, key, key_len, NULL, mac_len)) == SE_OK &&
+        (st = data_blocks(data, len, NULL)) == SE_OK &&
+        (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK) {
+        uint8_t t[BLK];
+        for (uint32_t i = 0; i < 4; i++)
+            se_drv_store_be32(t + 4 * i, rd(SE_AES_TAG_OUT(i)));
+        memcpy(mac, t, mac_len);
+    }
+    wipe_key();
+    return st;
+}
+
+/* ---- AEAD ------------------------------------------------------------------------------- */
+
+/* AAD blocks straight from the caller's buffer (GCM: the last may be partial). */
+static se_status aad_blocks(const uint8_t *aad, size_t len)
+{
+    se_status st = SE_OK;
+
+    for (size_t off = 0; off < len && st == SE_OK; off += BLK)
+        st = command(SE_AES_CMD_OP_AAD, aad + off, len - off < BLK ? len - off : BLK);
+    return st;
+}
+
+/* CCM (SP 800-38C A.2): B0, then the AAD with its length prefix, zero-padded to whole blocks,
+ * sent as AAD commands; the engine's CBC-MAC absorbs them. Returns A0 (counter block 0) in a0. */
+static se_status ccm_header(const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                            size_t len, size_t tag_len, uint8_t a0[BLK])
+{
+    size_t q = 15 - nonce_len;
+    uint8_t b[BLK] = {0};
+    size_t fill, off = 0;
+    se_status st;
+
+    b[0] = (uint8_t)((aad_len > 0 ? 0x40u : 0u) | (((tag_len - 2) / 2) << 3) | (q - 1));
+    memcpy(b + 1, nonce, nonce_len);
+    for (size_t i = 0; i < q && i < sizeof(size_t); i++)
+        b[15 - i] = (uint8_t)(len >> (8 * i));
+    if ((st = command(SE_AES_CMD_OP_AAD, b, BLK)) != SE_OK)
+        return st;
+    memset(a0, 0, BLK);
+    a0[0] = (uint8_t)(q - 1);
+    memcpy(a0 + 1, nonce, nonce_len);
+    if (aad_len == 0)
+        return SE_OK;
+    /* The length prefix: 2 bytes below 0xff00, else 0xfffe and 4 bytes (a size_t AAD on the
+     * 32-bit node cannot need the 10-byte form). */
+    memset(b, 0, sizeof b);
+    if (aad_len < 0xff00u) {
+        b[0] = (uint8_t)(aad_len >> 8);
+        b[1] = (uint8_t)aad_len;
+        fill = 2;
+    } else {
+        b[0] = 0xff;
+        b[1] = 0xfe;
+        for (int i = 0; i < 4; i++)
+            b[2 + i] = (uint8_t)((uint64_t)aad_len >> (24 - 8 * i));
+        fill = 6;
+    }
+    while (off < aad_len) {
+        size_t n = aad_len - off < BLK - fill ? aad_len - off : BLK - fill;
+        memcpy(b + fill, aad + off, n);
+        off += n;
+        fill += n;
+        if (fill == BLK || off == aad_len) {
+            if ((st = command(SE_AES_CMD_OP_AAD, b, BLK)) != SE_OK)
+                return st;
+            memset(b, 0, sizeof b);
+            fill = 0;
+        }
+    }
+    return SE_OK;
+}
+
+/* GCM: IV || 0^31 || 1 for 96-bit IVs; otherwise the engine hashes the IV (IV commands, then J0). */
+static se_status gcm_iv(const uint8_t *iv, size_t iv_len)
+{
+    se_status st = SE_OK;
+
+    if (iv_len == 12)
+        return SE_OK;
+    for (size_t off = 0; off < iv_len && st == SE_OK; off += BLK)
+        st = command(SE_AES_CMD_OP_IV, iv + off, iv_len - off < BLK ? iv_len - off : BLK);
+    if (st == SE_OK)
+        st = command(SE_AES_CMD_OP_J0, NULL, 0);
+    return st;
+}
+
+static se_status aead_check(se_drv_aead_mode mode, size_t nonce_len, size_t len, size_t tag_len)
+{
+    if (mode == SE_DRV_GCM)
+        return nonce_len == 0 || tag_len < 4 || tag_len > BLK ? SE_ERR_BAD_LENGTH : SE_OK;
+    if (nonce_len < 7 || nonce_len > 13 || tag_len < 4 || tag_len > BLK || tag_len % 2 != 0)
+        return SE_ERR_BAD_LENGTH;
+    size_t q = 15 - nonce_len;
+    if (q < sizeof(size_t) && (len >> (8 * q)) != 0)
+        return SE_ERR_BAD_LENGTH;
+    return SE_OK;
+}
+
+/* INIT and the header (IV/nonce, AAD) shared by both directions. */
+static se_status aead_start(se_drv_aead_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+                            const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                            size_t len, size_t tag_len)
+{
+    uint8_t iv[BLK] = {0};
+    se_status st;
+
+    if (mode == SE_DRV_GCM) {
+        if (nonce_len == 12) {
+            memcpy(iv, nonce, 12);
+            iv[15] = 1;
+        }
+        if ((st = init(SE_AES_CTRL_MODE_GCM, decrypt, key, key_len, iv, tag_len)) == SE_OK &&
+            (st = gcm_iv(nonce, nonce_len)) == SE_OK)
+            st = aad_blocks(aad, aad_len);
+        return st;
+    }
+    /* CCM: INIT needs A0 in IV, which ccm_header computes without the engine; build it first. */
+    iv[0] = (uint8_t)(14 - nonce_len);
+    memcpy(iv + 1, nonce, nonce_len);
+    if ((st = init(SE_AES_CTRL_MODE_CCM, decrypt, key, key_len, iv, tag_len)) == SE_OK)
+        st = ccm_header(nonce, nonce_len, aad, aad_len, len, tag_len, iv);
+    return st;
+}
+
+se_status se_drv_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
+                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
+                              uint8_t *tag, size_t tag_len)
+{
+    se_status st = aead_check(mode, nonce_len, len, tag_len);
+
+    if (st != SE_OK)
+        return st;
+    if ((st = aead_start(mode, 0, key, key_len, nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK &&
+        (st = data_blocks(pt, len, ct)) == SE_OK &&
+        (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK) {
+        uint8_t t[BLK];
+        for (uint32_t i = 0; i < 4; i++)
+            se_drv_store_be32(t + 4 * i, rd(SE_AES_TAG_OUT(i)));
+        memcpy(tag, t, tag_len);
+    }
+    wipe_key();
+    return st;
+}
+
+se_status se_drv_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
+                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
+                              size_t tag_len, uint8_t *pt)
+{
+    uint8_t t[BLK] = {0};
+    uint32_t cap = rd(SE_AES_CAPABILITIES);
+    size_t max = (size_t)status_field(cap, SE_AES_CAPABILITIES_PTBUF_BLOCKS_SHIFT,
+                                      SE_AES_CAPABILITIES_PTBUF_BLOCKS_MASK) * BLK;
+    se_status st = aead_check(mode, nonce_len, len, tag_len);
+
+    if (st != SE_OK)
+        return st;
+    if (len > max)
+        return SE_ERR_BAD_LENGTH;
+    memcpy(t, tag, tag_len);
+    for (uint32_t i = 0; i < 4; i++)
+        wr(SE_AES_TAG_IN(i), se_drv_load_be32(t + 4 * i));
+    /* The engine keeps the plaintext until FINAL has checked the tag; only then is it readable. */
+    if ((st = aead_start(mode, 1, key, key_len, nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK &&
+        (st = data_blocks(ct, len, NULL)) == SE_OK &&
+        (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
+        for (size_t off = 0; off < len && st == SE_OK; off += BLK)
+            st = read_out(pt + off, len - off < BLK ? len - off : BLK);
+    wipe_key();
+    return st;
+}

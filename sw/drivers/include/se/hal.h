@@ -1,0 +1,20 @@
+/* Platform hooks the engine drivers use: 32-bit register access and waiting for the engine.
+ * Implemented by the node firmware (memory-mapped I/O + WFI) and by sim/engine (a Verilator
+ * model of the engine alone, for the CLI's --backend rtl). Addresses are byte offsets from the
+ * engine's base; the IP windows are below. */
+#ifndef SE_HAL_H
+#define SE_HAL_H
+
+#include <stdint.h>
+
+#define SE_HAL_AES_BASE 0x0000u /* rtl/engine/se_engine.sv: 4 KiB windows */
+#define SE_HAL_SHA_BASE 0x1000u
+
+uint32_t se_hal_read32(uint32_t offset);
+void se_hal_write32(uint32_t offset, uint32_t value);
+
+/* Nonzero once a register access ended in a bus error (then cleared). Drivers check it after an
+ * operation and report SE_ERR_BACKEND. */
+int se_hal_take_fault(void);
+
+#endif

@@ -1,0 +1,109 @@
+/* SHA-256 / HMAC-SHA256 engine driver through the registers of rtl/sha (docs/regs/sha.md). */
+#include <string.h>
+
+#include "drv_internal.h"
+#include "se/drv.h"
+#include "se/hw/sha_regs.h"
+
+#define BLK 64u
+
+static uint32_t rd(uint32_t reg)
+{
+    return se_hal_read32(SE_HAL_SHA_BASE + reg);
+}
+
+static void wr(uint32_t reg, uint32_t v)
+{
+    se_hal_write32(SE_HAL_SHA_BASE + reg, v);
+}
+
+#define BIT(f) (SE_SHA_STATUS_##f##_MASK << SE_SHA_STATUS_##f##_SHIFT)
+
+static se_status wait_status(uint32_t bit, uint32_t want)
+{
+    for (uint32_t i = 0; i < SE_DRV_POLL_LIMIT; i++)
+        if ((rd(SE_SHA_STATUS) & bit) == want)
+            return SE_OK;
+    return SE_ERR_BACKEND;
+}
+
+/* Writes n (< 64 for FINAL, else 64) bytes zero-padded to DIN and issues op. */
+static se_status command(uint32_t op, const uint8_t *blk, size_t n)
+{
+    uint8_t b[BLK] = {0};
+    se_status st;
+
+    if (n > 0)
+        memcpy(b, blk, n);
+    for (uint32_t i = 0; i < 16; i++)
+        wr(SE_SHA_DIN(i), se_drv_load_be32(b + 4 * i));
+    se_drv_wipe(b, sizeof b);
+    if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
+        return st;
+    wr(SE_SHA_CMD, (op << SE_SHA_CMD_OP_SHIFT) | ((uint32_t)(n % BLK) << SE_SHA_CMD_BYTES_SHIFT));
+    return SE_OK;
+}
+
+static se_status finish(void)
+{
+    se_status st = wait_status(BIT(BUSY), 0);
+    uint32_t res = (rd(SE_SHA_STATUS) >> SE_SHA_STATUS_RESULT_SHIFT) & SE_SHA_STATUS_RESULT_MASK;
+
+    if (st != SE_OK)
+        return st;
+    if (rd(SE_SHA_ERR) != 0 || se_hal_take_fault() || res != SE_SHA_STATUS_RESULT_OK)
+        return SE_ERR_BACKEND;
+    return SE_OK;
+}
+
+/* One message: INIT, whole blocks, FINAL with the rest (the engine pads), then the digest. */
+static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[32])
+{
+    size_t off = 0;
+    se_status st;
+
+    wr(SE_SHA_CTRL, (uint32_t)(hmac != 0) << SE_SHA_CTRL_HMAC_SHIFT);
+    if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
+        return st;
+    wr(SE_SHA_CMD, SE_SHA_CMD_OP_INIT << SE_SHA_CMD_OP_SHIFT);
+    for (; st == SE_OK && len - off >= BLK; off += BLK)
+        st = command(SE_SHA_CMD_OP_BLOCK, msg + off, BLK);
+    if (st == SE_OK)
+        st = command(SE_SHA_CMD_OP_FINAL, msg + off, len - off);
+    if (st == SE_OK && (st = finish()) == SE_OK)
+        for (uint32_t i = 0; i < 8; i++)
+            se_drv_store_be32(out + 4 * i, rd(SE_SHA_DIGEST(i)));
+    return st;
+}
+
+se_status se_drv_sha_probe(void)
+{
+    if (rd(SE_SHA_NAME) != SE_SHA_NAME_VALUE || (rd(SE_SHA_VERSION) >> 24) != 1u)
+        return SE_ERR_NOT_SUPPORTED;
+    return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
+}
+
+se_status se_drv_sha256(const uint8_t *msg, size_t len, uint8_t digest[32])
+{
+    wr(SE_SHA_ERR, 0xffffffffu);
+    return message(0, msg, len, digest);
+}
+
+se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
+                             uint8_t mac[32])
+{
+    uint8_t k[32];
+    se_status st;
+
+    wr(SE_SHA_ERR, 0xffffffffu);
+    if (key_len > BLK) { /* RFC 2104: a long key is replaced by its hash */
+        if ((st = message(0, key, key_len, k)) != SE_OK)
+            return st;
+        key = k;
+        key_len = sizeof k;
+    }
+    if ((st = command(SE_SHA_CMD_OP_KEY, key, key_len)) == SE_OK && (st = finish()) == SE_OK)
+        st = message(1, msg, len, mac);
+    se_drv_wipe(k, sizeof k);
+    return st;
+}

@@ -1,0 +1,113 @@
+/* The CLI's backends (--backend): `sw` adapts the crypto library to the driver-shaped entry points
+ * of se/drv.h; `rtl` is the engine drivers themselves, running against the Verilator model. */
+#include <string.h>
+
+#include "cli.h"
+#include "se/aes.h"
+#include "se/sha256.h"
+
+static se_status sw_sha256(const uint8_t *msg, size_t len, uint8_t digest[32])
+{
+    se_sha256(msg, len, digest);
+    return SE_OK;
+}
+
+static se_status sw_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
+                                uint8_t mac[32])
+{
+    se_hmac_sha256(key, key_len, msg, len, mac);
+    return SE_OK;
+}
+
+static se_status sw_aes_crypt(se_drv_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+                              const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out)
+{
+    uint8_t chain[SE_AES_BLOCK_BYTES] = {0};
+    se_aes_ctx ctx;
+    se_status st = se_aes_init(&ctx, key, key_len);
+
+    if (st != SE_OK)
+        return st;
+    if (mode != SE_DRV_ECB)
+        memcpy(chain, iv, sizeof chain);
+    switch (mode) {
+    case SE_DRV_ECB:
+        st = decrypt ? se_aes_ecb_decrypt(&ctx, in, len, out) : se_aes_ecb_encrypt(&ctx, in, len, out);
+        break;
+    case SE_DRV_CBC:
+        st = decrypt ? se_aes_cbc_decrypt(&ctx, chain, in, len, out)
+                     : se_aes_cbc_encrypt(&ctx, chain, in, len, out);
+        break;
+    case SE_DRV_CTR:
+        se_aes_ctr_crypt(&ctx, chain, in, len, out);
+        break;
+    default:
+        se_aes_ofb_crypt(&ctx, chain, in, len, out);
+        break;
+    }
+    se_aes_wipe(&ctx);
+    return st;
+}
+
+static se_status sw_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
+                            uint8_t *mac, size_t mac_len)
+{
+    se_aes_ctx ctx;
+    se_status st = se_aes_init(&ctx, key, key_len);
+
+    if (st == SE_OK)
+        st = se_aes_cbc_mac(&ctx, data, len, mac, mac_len);
+    se_aes_wipe(&ctx);
+    return st;
+}
+
+static se_status sw_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
+                                 const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                                 size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
+                                 uint8_t *tag, size_t tag_len)
+{
+    se_aes_gcm_ctx ctx;
+    se_status st = mode == SE_DRV_GCM ? se_aes_gcm_init(&ctx, key, key_len) : se_aes_init(&ctx.aes, key, key_len);
+
+    if (st == SE_OK)
+        st = mode == SE_DRV_GCM
+                 ? se_aes_gcm_encrypt(&ctx, nonce, nonce_len, aad, aad_len, pt, len, ct, tag, tag_len)
+                 : se_aes_ccm_encrypt(&ctx.aes, nonce, nonce_len, aad, aad_len, pt, len, ct, tag, tag_len);
+    se_aes_gcm_wipe(&ctx);
+    return st;
+}
+
+static se_status sw_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
+                                 const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                                 size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
+                                 size_t tag_len, uint8_t *pt)
+{
+    se_aes_gcm_ctx ctx;
+    se_status st = mode == SE_DRV_GCM ? se_aes_gcm_init(&ctx, key, key_len) : se_aes_init(&ctx.aes, key, key_len);
+
+    if (st == SE_OK)
+        st = mode == SE_DRV_GCM
+                 ? se_aes_gcm_decrypt(&ctx, nonce, nonce_len, aad, aad_len, ct, len, tag, tag_len, pt)
+                 : se_aes_ccm_decrypt(&ctx.aes, nonce, nonce_len, aad, aad_len, ct, len, tag, tag_len, pt);
+    se_aes_gcm_wipe(&ctx);
+    return st;
+}
+
+static const cli_backend sw = {
+    "sw", 1, NULL, sw_sha256, sw_hmac_sha256, sw_aes_crypt, sw_cbc_mac, sw_aead_encrypt, sw_aead_decrypt,
+};
+
+/* The engine must answer its NAME/VERSION probe before the rtl backend is used. */
+static se_status rtl_probe(void)
+{
+    se_status st = se_drv_aes_probe();
+    return st == SE_OK ? se_drv_sha_probe() : st;
+}
+
+static const cli_backend rtl = {
+    "rtl", 0, rtl_probe, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, se_drv_aes_cbc_mac,
+    se_drv_aead_encrypt, se_drv_aead_decrypt,
+};
+
+const cli_backend *const cli_backends[] = {&sw, &rtl, NULL};
+const cli_backend *cli_be = &sw;
