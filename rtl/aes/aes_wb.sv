@@ -2,7 +2,8 @@
 `default_nettype none
 
 module aes_wb #(
-  parameter int PtbufBlocks = 128  // AEAD-decryption plaintext buffer, 16-byte blocks (SRAM)
+  parameter int PtbufBlocks = 128  // AEAD-decryption plaintext buffer, 16-byte blocks (SRAM); < 4096,
+                                   // the width of CAPABILITIES.PTBUF_BLOCKS
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,

@@ -112,11 +112,17 @@ static se_status init(uint32_t mode, int decrypt, const uint8_t *key, size_t key
     return finish();
 }
 
-/* The key registers are write-only; clear them so the key does not outlive the operation. */
+/* Ends an operation: zero the key registers, then INIT the engine with that zero key, so the
+ * caller's key schedule no longer sits in the engine and nothing more can be computed under it. */
 static void wipe_key(void)
 {
     for (uint32_t i = 0; i < 8; i++)
         wr(SE_AES_KEY(i), 0);
+    wr(SE_AES_CTRL, SE_AES_CTRL_MODE_ECB << SE_AES_CTRL_MODE_SHIFT);
+    if (wait_status(BIT(CMD_READY), BIT(CMD_READY)) == SE_OK) {
+        wr(SE_AES_CMD, SE_AES_CMD_OP_INIT << SE_AES_CMD_OP_SHIFT);
+        (void)wait_status(BIT(BUSY), 0);
+    }
 }
 
 /* DATA commands over in[0..len) with one block in flight: block i+1 is handed to the engine
@@ -217,8 +223,8 @@ static se_status ccm_header(const uint8_t *nonce, size_t nonce_len, const uint8_
     memcpy(a0 + 1, nonce, nonce_len);
     if (aad_len == 0)
         return SE_OK;
-    /* The length prefix: 2 bytes below 0xff00, else 0xfffe and 4 bytes (a size_t AAD on the
-     * 32-bit node cannot need the 10-byte form). */
+    /* The length prefix: 2 bytes below 0xff00, else 0xfffe and 4 bytes; aead_check refuses AAD
+     * of 2^32 bytes or more (the 10-byte form), which only a 64-bit host could pass. */
     memset(b, 0, sizeof b);
     if (aad_len < 0xff00u) {
         b[0] = (uint8_t)(aad_len >> 8);
@@ -260,8 +266,11 @@ static se_status gcm_iv(const uint8_t *iv, size_t iv_len)
     return st;
 }
 
-static se_status aead_check(se_drv_aead_mode mode, size_t nonce_len, size_t len, size_t tag_len)
+static se_status aead_check(se_drv_aead_mode mode, size_t nonce_len, size_t aad_len, size_t len,
+                            size_t tag_len)
 {
+    if ((uint64_t)aad_len > 0xffffffffu)
+        return SE_ERR_BAD_LENGTH;
     if (mode == SE_DRV_GCM)
         return nonce_len == 0 || tag_len < 4 || tag_len > BLK ? SE_ERR_BAD_LENGTH : SE_OK;
     if (nonce_len < 7 || nonce_len > 13 || tag_len < 4 || tag_len > BLK || tag_len % 2 != 0)
@@ -286,15 +295,16 @@ static se_status aead_start(se_drv_aead_mode mode, int decrypt, const uint8_t *k
             iv[15] = 1;
         }
         if ((st = init(SE_AES_CTRL_MODE_GCM, decrypt, key, key_len, iv, tag_len)) == SE_OK &&
-            (st = gcm_iv(nonce, nonce_len)) == SE_OK)
-            st = aad_blocks(aad, aad_len);
+            (st = gcm_iv(nonce, nonce_len)) == SE_OK && (st = aad_blocks(aad, aad_len)) == SE_OK)
+            st = finish(); /* STATUS.RESULT keeps only the last result: check the header's */
         return st;
     }
     /* CCM: INIT needs A0 in IV, which ccm_header computes without the engine; build it first. */
     iv[0] = (uint8_t)(14 - nonce_len);
     memcpy(iv + 1, nonce, nonce_len);
-    if ((st = init(SE_AES_CTRL_MODE_CCM, decrypt, key, key_len, iv, tag_len)) == SE_OK)
-        st = ccm_header(nonce, nonce_len, aad, aad_len, len, tag_len, iv);
+    if ((st = init(SE_AES_CTRL_MODE_CCM, decrypt, key, key_len, iv, tag_len)) == SE_OK &&
+        (st = ccm_header(nonce, nonce_len, aad, aad_len, len, tag_len, iv)) == SE_OK)
+        st = finish();
     return st;
 }
 
@@ -303,7 +313,7 @@ se_status se_drv_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t 
                               size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
                               uint8_t *tag, size_t tag_len)
 {
-    se_status st = aead_check(mode, nonce_len, len, tag_len);
+    se_status st = aead_check(mode, nonce_len, aad_len, len, tag_len);
 
     if (st != SE_OK)
         return st;
@@ -328,7 +338,7 @@ se_status se_drv_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size_t 
     uint32_t cap = rd(SE_AES_CAPABILITIES);
     size_t max = (size_t)status_field(cap, SE_AES_CAPABILITIES_PTBUF_BLOCKS_SHIFT,
                                       SE_AES_CAPABILITIES_PTBUF_BLOCKS_MASK) * BLK;
-    se_status st = aead_check(mode, nonce_len, len, tag_len);
+    se_status st = aead_check(mode, nonce_len, aad_len, len, tag_len);
 
     if (st != SE_OK)
         return st;

@@ -104,6 +104,9 @@ se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *
     }
     if ((st = command(SE_SHA_CMD_OP_KEY, key, key_len)) == SE_OK && (st = finish()) == SE_OK)
         st = message(1, msg, len, mac);
+    /* Replace the held key by an all-zero one, so no later MAC can be made under the caller's. */
+    if (command(SE_SHA_CMD_OP_KEY, NULL, 0) != SE_OK || finish() != SE_OK)
+        st = SE_ERR_BACKEND;
     se_drv_wipe(k, sizeof k);
     return st;
 }
