@@ -269,7 +269,7 @@ static se_status gcm_iv(const uint8_t *iv, size_t iv_len)
 static se_status aead_check(se_drv_aead_mode mode, size_t nonce_len, size_t aad_len, size_t len,
                             size_t tag_len)
 {
-    if ((uint64_t)aad_len > 0xffffffffu)
+    if (((aad_len >> 16) >> 16) != 0) /* 2^32 bytes or more; written so a 32-bit size_t builds clean */
         return SE_ERR_BAD_LENGTH;
     if (mode == SE_DRV_GCM)
         return nonce_len == 0 || tag_len < 4 || tag_len > BLK ? SE_ERR_BAD_LENGTH : SE_OK;
