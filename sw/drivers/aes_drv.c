@@ -22,13 +22,9 @@ static uint32_t status_field(uint32_t st, uint32_t shift, uint32_t mask)
     return (st >> shift) & mask;
 }
 
-/* Polls STATUS until (STATUS & bit) == want; SE_ERR_BACKEND if the engine never gets there. */
 static se_status wait_status(uint32_t bit, uint32_t want)
 {
-    for (uint32_t i = 0; i < SE_DRV_POLL_LIMIT; i++)
-        if ((rd(SE_AES_STATUS) & bit) == want)
-            return SE_OK;
-    return SE_ERR_BACKEND;
+    return se_drv_wait(SE_HAL_AES_BASE + SE_AES_STATUS, bit, want);
 }
 
 #define BIT(f) (SE_AES_STATUS_##f##_MASK << SE_AES_STATUS_##f##_SHIFT)
@@ -41,9 +37,8 @@ static se_status command(uint32_t op, const uint8_t *blk, size_t n)
 
     if (n > 0)
         memcpy(b, blk, n);
-    for (uint32_t i = 0; i < 4; i++)
-        wr(SE_AES_DIN(i), se_drv_load_be32(b + 4 * i));
-    se_drv_wipe(b, sizeof b);
+    se_drv_write_words(SE_HAL_AES_BASE + SE_AES_DIN(0), b, 4);
+    se_ct_wipe(b, sizeof b);
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_AES_CMD, (op << SE_AES_CMD_OP_SHIFT) | ((uint32_t)(n & 15u) << SE_AES_CMD_BYTES_SHIFT));
@@ -58,10 +53,9 @@ static se_status read_out(uint8_t *out, size_t n)
 
     if (st != SE_OK)
         return st;
-    for (uint32_t i = 0; i < 4; i++) /* reading DOUT3 consumes the block */
-        se_drv_store_be32(b + 4 * i, rd(SE_AES_DOUT(i)));
+    se_drv_read_words(SE_HAL_AES_BASE + SE_AES_DOUT(0), b, 4); /* reading DOUT3 consumes the block */
     memcpy(out, b, n);
-    se_drv_wipe(b, sizeof b);
+    se_ct_wipe(b, sizeof b);
     return SE_OK;
 }
 
@@ -85,10 +79,20 @@ static se_status finish(void)
     return SE_ERR_BACKEND;
 }
 
+/* Issues INIT on the configuration in the registers and waits for it. */
+static se_status run_init(void)
+{
+    if (wait_status(BIT(CMD_READY), BIT(CMD_READY)) != SE_OK)
+        return SE_ERR_BACKEND;
+    wr(SE_AES_CMD, SE_AES_CMD_OP_INIT << SE_AES_CMD_OP_SHIFT);
+    return finish();
+}
+
 /* Loads key, IV and configuration and runs INIT. */
 static se_status init(uint32_t mode, int decrypt, const uint8_t *key, size_t key_len,
                       const uint8_t iv[BLK], size_t tag_len)
 {
+    static const uint8_t zero[BLK] = {0};
     uint32_t keylen;
 
     if (key_len == 16)
@@ -102,14 +106,10 @@ static se_status init(uint32_t mode, int decrypt, const uint8_t *key, size_t key
     wr(SE_AES_ERR, 0xffffffffu);
     for (uint32_t i = 0; i < 8; i++)
         wr(SE_AES_KEY(i), 4 * i < key_len ? se_drv_load_be32(key + 4 * i) : 0);
-    for (uint32_t i = 0; i < 4; i++)
-        wr(SE_AES_IV(i), iv ? se_drv_load_be32(iv + 4 * i) : 0);
+    se_drv_write_words(SE_HAL_AES_BASE + SE_AES_IV(0), iv ? iv : zero, 4);
     wr(SE_AES_CTRL, (mode << SE_AES_CTRL_MODE_SHIFT) | ((uint32_t)(decrypt != 0) << SE_AES_CTRL_DEC_SHIFT) |
                         (keylen << SE_AES_CTRL_KEYLEN_SHIFT) | ((uint32_t)tag_len << SE_AES_CTRL_TAG_LEN_SHIFT));
-    if (wait_status(BIT(CMD_READY), BIT(CMD_READY)) != SE_OK)
-        return SE_ERR_BACKEND;
-    wr(SE_AES_CMD, SE_AES_CMD_OP_INIT << SE_AES_CMD_OP_SHIFT);
-    return finish();
+    return run_init();
 }
 
 /* Ends an operation: zero the key registers, then INIT the engine with that zero key, so the
@@ -119,10 +119,7 @@ static void wipe_key(void)
     for (uint32_t i = 0; i < 8; i++)
         wr(SE_AES_KEY(i), 0);
     wr(SE_AES_CTRL, SE_AES_CTRL_MODE_ECB << SE_AES_CTRL_MODE_SHIFT);
-    if (wait_status(BIT(CMD_READY), BIT(CMD_READY)) == SE_OK) {
-        wr(SE_AES_CMD, SE_AES_CMD_OP_INIT << SE_AES_CMD_OP_SHIFT);
-        (void)wait_status(BIT(BUSY), 0);
-    }
+    (void)run_init(); /* a failure here cannot change the caller's result */
 }
 
 /* DATA commands over in[0..len) with one block in flight: block i+1 is handed to the engine
@@ -146,6 +143,15 @@ static se_status data_blocks(const uint8_t *in, size_t len, uint8_t *out)
     if (st == SE_OK && out && have)
         st = read_out(out + pending, pending_n);
     return st;
+}
+
+/* The first n bytes of TAG_OUT (the MAC or tag computed by FINAL). */
+static void read_tag(uint8_t *tag, size_t n)
+{
+    uint8_t t[BLK];
+
+    se_drv_read_words(SE_HAL_AES_BASE + SE_AES_TAG_OUT(0), t, 4);
+    memcpy(tag, t, n);
 }
 
 se_status se_drv_aes_probe(void)
@@ -180,12 +186,8 @@ se_status se_drv_aes_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *
         return SE_ERR_BAD_LENGTH;
     if ((st = init(SE_AES_CTRL_MODE_CBC_MAC, 0, key, key_len, NULL, mac_len)) == SE_OK &&
         (st = data_blocks(data, len, NULL)) == SE_OK &&
-        (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK) {
-        uint8_t t[BLK];
-        for (uint32_t i = 0; i < 4; i++)
-            se_drv_store_be32(t + 4 * i, rd(SE_AES_TAG_OUT(i)));
-        memcpy(mac, t, mac_len);
-    }
+        (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
+        read_tag(mac, mac_len);
     wipe_key();
     return st;
 }
@@ -319,12 +321,8 @@ se_status se_drv_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t 
         return st;
     if ((st = aead_start(mode, 0, key, key_len, nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK &&
         (st = data_blocks(pt, len, ct)) == SE_OK &&
-        (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK) {
-        uint8_t t[BLK];
-        for (uint32_t i = 0; i < 4; i++)
-            se_drv_store_be32(t + 4 * i, rd(SE_AES_TAG_OUT(i)));
-        memcpy(tag, t, tag_len);
-    }
+        (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
+        read_tag(tag, tag_len);
     wipe_key();
     return st;
 }
@@ -345,8 +343,7 @@ se_status se_drv_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size_t 
     if (len > max)
         return SE_ERR_BAD_LENGTH;
     memcpy(t, tag, tag_len);
-    for (uint32_t i = 0; i < 4; i++)
-        wr(SE_AES_TAG_IN(i), se_drv_load_be32(t + 4 * i));
+    se_drv_write_words(SE_HAL_AES_BASE + SE_AES_TAG_IN(0), t, 4);
     /* The engine keeps the plaintext until FINAL has checked the tag; only then is it readable. */
     if ((st = aead_start(mode, 1, key, key_len, nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK &&
         (st = data_blocks(ct, len, NULL)) == SE_OK &&

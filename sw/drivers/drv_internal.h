@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "se/ct.h"
 #include "se/hal.h"
+#include "se/status.h"
 
 /* Status polls before a driver gives up with SE_ERR_BACKEND: far above any command's latency
  * (the longest, an AEAD FINAL, takes tens of cycles), so only a broken engine reaches it. */
@@ -24,12 +26,27 @@ static inline void se_drv_store_be32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-/* Clears a buffer that held secrets; volatile so the compiler keeps the stores. */
-static inline void se_drv_wipe(void *p, size_t n)
+/* Polls the STATUS register at offset `status` until (STATUS & bit) == want; SE_ERR_BACKEND if
+ * the engine never gets there. */
+static inline se_status se_drv_wait(uint32_t status, uint32_t bit, uint32_t want)
 {
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    while (n--)
-        *v++ = 0;
+    for (uint32_t i = 0; i < SE_DRV_POLL_LIMIT; i++)
+        if ((se_hal_read32(status) & bit) == want)
+            return SE_OK;
+    return SE_ERR_BACKEND;
+}
+
+/* Block bytes <-> a run of consecutive 32-bit registers (the first holds bytes 0..3, big-endian). */
+static inline void se_drv_write_words(uint32_t reg, const uint8_t *b, uint32_t words)
+{
+    for (uint32_t i = 0; i < words; i++)
+        se_hal_write32(reg + 4 * i, se_drv_load_be32(b + 4 * i));
+}
+
+static inline void se_drv_read_words(uint32_t reg, uint8_t *b, uint32_t words)
+{
+    for (uint32_t i = 0; i < words; i++)
+        se_drv_store_be32(b + 4 * i, se_hal_read32(reg + 4 * i));
 }
 
 #endif

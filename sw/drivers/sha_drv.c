@@ -21,10 +21,7 @@ static void wr(uint32_t reg, uint32_t v)
 
 static se_status wait_status(uint32_t bit, uint32_t want)
 {
-    for (uint32_t i = 0; i < SE_DRV_POLL_LIMIT; i++)
-        if ((rd(SE_SHA_STATUS) & bit) == want)
-            return SE_OK;
-    return SE_ERR_BACKEND;
+    return se_drv_wait(SE_HAL_SHA_BASE + SE_SHA_STATUS, bit, want);
 }
 
 /* Writes n (< 64 for FINAL, else 64) bytes zero-padded to DIN and issues op. */
@@ -35,9 +32,8 @@ static se_status command(uint32_t op, const uint8_t *blk, size_t n)
 
     if (n > 0)
         memcpy(b, blk, n);
-    for (uint32_t i = 0; i < 16; i++)
-        wr(SE_SHA_DIN(i), se_drv_load_be32(b + 4 * i));
-    se_drv_wipe(b, sizeof b);
+    se_drv_write_words(SE_HAL_SHA_BASE + SE_SHA_DIN(0), b, 16);
+    se_ct_wipe(b, sizeof b);
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, (op << SE_SHA_CMD_OP_SHIFT) | ((uint32_t)(n % BLK) << SE_SHA_CMD_BYTES_SHIFT));
@@ -71,8 +67,7 @@ static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[3
     if (st == SE_OK)
         st = command(SE_SHA_CMD_OP_FINAL, msg + off, len - off);
     if (st == SE_OK && (st = finish()) == SE_OK)
-        for (uint32_t i = 0; i < 8; i++)
-            se_drv_store_be32(out + 4 * i, rd(SE_SHA_DIGEST(i)));
+        se_drv_read_words(SE_HAL_SHA_BASE + SE_SHA_DIGEST(0), out, 8);
     return st;
 }
 
@@ -107,6 +102,6 @@ se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *
     /* Replace the held key by an all-zero one, so no later MAC can be made under the caller's. */
     if (command(SE_SHA_CMD_OP_KEY, NULL, 0) != SE_OK || finish() != SE_OK)
         st = SE_ERR_BACKEND;
-    se_drv_wipe(k, sizeof k);
+    se_ct_wipe(k, sizeof k);
     return st;
 }

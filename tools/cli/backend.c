@@ -61,13 +61,19 @@ static se_status sw_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *d
     return st;
 }
 
+/* GCM needs its hash subkey too; CCM only the expanded key (ctx.aes). */
+static se_status sw_aead_init(se_drv_aead_mode mode, se_aes_gcm_ctx *ctx, const uint8_t *key, size_t key_len)
+{
+    return mode == SE_DRV_GCM ? se_aes_gcm_init(ctx, key, key_len) : se_aes_init(&ctx->aes, key, key_len);
+}
+
 static se_status sw_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
                                  const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
                                  size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
                                  uint8_t *tag, size_t tag_len)
 {
     se_aes_gcm_ctx ctx;
-    se_status st = mode == SE_DRV_GCM ? se_aes_gcm_init(&ctx, key, key_len) : se_aes_init(&ctx.aes, key, key_len);
+    se_status st = sw_aead_init(mode, &ctx, key, key_len);
 
     if (st == SE_OK)
         st = mode == SE_DRV_GCM
@@ -83,7 +89,7 @@ static se_status sw_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size
                                  size_t tag_len, uint8_t *pt)
 {
     se_aes_gcm_ctx ctx;
-    se_status st = mode == SE_DRV_GCM ? se_aes_gcm_init(&ctx, key, key_len) : se_aes_init(&ctx.aes, key, key_len);
+    se_status st = sw_aead_init(mode, &ctx, key, key_len);
 
     if (st == SE_OK)
         st = mode == SE_DRV_GCM
