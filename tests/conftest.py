@@ -80,6 +80,25 @@ def batch(backend):
 
 
 @pytest.fixture
+def budget(backend):
+    """Sizes a suite for the backend: budget(n_sw, n_rtl) is the number of cases to run, and
+    budget.pick(items, n_rtl) every item on sw but an even spread of n_rtl items on a simulated
+    backend (about half a million engine cycles per second). SE_FULL_VECTORS=1 (make bench) runs
+    the sw sizes everywhere."""
+    full = backend == "sw" or os.environ.get("SE_FULL_VECTORS") == "1"
+
+    class Budget:
+        def __call__(self, n_sw, n_rtl):
+            return n_sw if full else n_rtl
+
+        def pick(self, items, n_rtl):
+            if full or len(items) <= n_rtl:
+                return items
+            return [items[i * len(items) // n_rtl] for i in range(n_rtl)]
+    return Budget()
+
+
+@pytest.fixture
 def tally(request):
     """tally(kind, n): records that n vectors of this kind passed (printed at the end of the run),
     under "[backend] kind" when the test runs on a backend other than sw."""

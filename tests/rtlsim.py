@@ -15,6 +15,10 @@ if "CFG_CXXFLAGS_PCH_I" not in os.environ.get("MAKEFLAGS", ""):
     os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " CFG_CXXFLAGS_PCH_I=-include").strip()
 
 
+# The engine's sources in dependency order: the one list the Makefile and tools/synth.py use too.
+ENGINE_SOURCES = (ROOT / "rtl" / "engine" / "sources.f").read_text().split()
+
+
 def run_cocotb(toplevel, sources, test_module, parameters=None, tag=""):
     """Builds `toplevel` into build/rtl/<toplevel><tag> and runs the cocotb tests of test_module.
 

@@ -6,6 +6,7 @@ no cost for flip-flops (Yosys prints it with a "+"), so GE is logic only; `ff` r
 bits of the same netlist beside it. xc7 LUT/FF counts from `synth_xilinx -family xc7`.
 Each IP registers its blocks in rtl/<ip>/synth.json:
     {"blocks": [{"name": "aes", "top": "aes_wb", "sources": [...], "lib": [...], "sram_bytes": N}]}
+("sources_file": a file listing the sources, one per line, may replace "sources".)
 `lib` files are read as black boxes: SRAM macros, counted in sram_bytes rather than in gates.
 Sources under build/gen come from `make regs`.
 """
@@ -24,13 +25,19 @@ def yosys(script):
 
 
 def area(cfg):
+    if "sources_file" in cfg:  # a list such as rtl/engine/sources.f; black-boxed lib files left out
+        cfg = dict(cfg, sources=[s for s in (ROOT / cfg["sources_file"]).read_text().split()
+                                 if s not in cfg.get("lib", [])])
     read = " ".join([f"read_verilog -sv -lib {s};" for s in cfg.get("lib", [])] +
                     [f"read_verilog -sv {s};" for s in cfg["sources"]])
     top = cfg["top"]
-    cmos = yosys(f"{read} synth -flatten -top {top}; tee -o /dev/stdout stat -tech cmos")
+    # A module marked keep_hierarchy (gf2m_mul) stays a module: stat then prints every module and
+    # a "design hierarchy" total, which is the part to read.
+    total = lambda text: text.split("=== design hierarchy ===")[-1]
+    cmos = total(yosys(f"{read} synth -flatten -top {top}; tee -o /dev/stdout stat -tech cmos"))
     transistors = int(re.search(r"Estimated number of transistors:\s+(\d+)", cmos).group(1))
     ff = sum(int(n) for n in re.findall(r"\$_S?DFFE?_\w*\s+(\d+)", cmos))
-    xc7 = yosys(f"{read} synth_xilinx -family xc7 -flatten -top {top}; tee -o /dev/stdout stat")
+    xc7 = total(yosys(f"{read} synth_xilinx -family xc7 -flatten -top {top}; tee -o /dev/stdout stat"))
     luts = sum(int(n) for n in re.findall(r"LUT\d\s+(\d+)", xc7))
     ffs = sum(int(n) for n in re.findall(r"FD[A-Z]*\s+(\d+)", xc7))
     return {"ge": round(transistors / 4), "ff": ff, "xc7_lut": luts, "xc7_ff": ffs,

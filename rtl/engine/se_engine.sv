@@ -1,6 +1,6 @@
 // The security engine: its IPs behind one Wishbone B4 slave, 4 KiB windows, one interrupt line.
-// Window map (byte offsets from the engine base): 0x0000 AES, 0x1000 SHA; 0x2000 and 0x3000 are
-// reserved for the public-key IPs; an access to a reserved window is a bus error.
+// Window map (byte offsets from the engine base): 0x0000 AES, 0x1000 SHA, 0x2000 PK (prime-field
+// ECC), 0x3000 GF2M (B-233/K-233); an access outside the windows is a bus error.
 `default_nettype none
 
 module se_engine #(
@@ -20,10 +20,10 @@ module se_engine #(
   output logic             irq_o
 );
 
-  localparam int NumIps = 2;
+  localparam int NumIps = 4;
 
   logic [NumIps-1:0] sel, ack, err, irq;
-  logic [31:0]       dat_aes, dat_sha;
+  logic [31:0]       dat_aes, dat_sha, dat_pk, dat_gf2m;
   logic              hole_q;  // error response for an access outside every window
 
   always_comb begin
@@ -33,6 +33,8 @@ module se_engine #(
       case (wb_adr_i[15:12])
         4'h0: sel[0] = 1'b1;
         4'h1: sel[1] = 1'b1;
+        4'h2: sel[2] = 1'b1;
+        4'h3: sel[3] = 1'b1;
         default: sel = '0;
       endcase
   end
@@ -49,6 +51,18 @@ module se_engine #(
     .wb_dat_o(dat_sha), .wb_ack_o(ack[1]), .wb_err_o(err[1]), .irq_o(irq[1])
   );
 
+  pk_wb u_pk (
+    .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[2]), .wb_stb_i(wb_stb_i), .wb_we_i,
+    .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
+    .wb_dat_o(dat_pk), .wb_ack_o(ack[2]), .wb_err_o(err[2]), .irq_o(irq[2])
+  );
+
+  gf2m_wb u_gf2m (
+    .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[3]), .wb_stb_i(wb_stb_i), .wb_we_i,
+    .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
+    .wb_dat_o(dat_gf2m), .wb_ack_o(ack[3]), .wb_err_o(err[3]), .irq_o(irq[3])
+  );
+
   logic hole;
   assign hole = wb_cyc_i && wb_stb_i && !hole_q && sel == '0;
 
@@ -57,7 +71,7 @@ module se_engine #(
     else hole_q <= hole;
   end
 
-  assign wb_dat_o = dat_aes | dat_sha;  // the idle IP drives 0
+  assign wb_dat_o = dat_aes | dat_sha | dat_pk | dat_gf2m;  // the idle IP drives 0
   assign wb_ack_o = |ack;
   assign wb_err_o = |err || hole_q;
   assign irq_o    = |irq;

@@ -86,6 +86,8 @@ static se_status sign_with(const se_ec_curve *c, const se_bn *d, const se_bn *e,
     uint8_t point[1 + 2 * SE_BN_MAX_BYTES];
     se_bn x, r, s, km, kinv, t, u, exp, two;
 
+    if (c->ops->sign != NULL)
+        return c->ops->sign(c, d, e, k, sig);
     se_status st = c->ops->mul(c, k, NULL, 0, point); /* k in [1, n-1]: never infinity */
     if (st != SE_OK)
         return st;
@@ -186,6 +188,8 @@ se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t 
     if (se_bn_is_zero(&r) || se_bn_is_zero(&s) || !se_bn_lt(&r, &n->m) || !se_bn_lt(&s, &n->m))
         return SE_ERR_BAD_SIGNATURE;
     hash_to_e(c, &e, hash, hash_len);
+    if (c->ops->verify != NULL)
+        return c->ops->verify(c, pub, pub_len, &e, &r, &s);
     /* w = s^-1; u1 = e w; u2 = r w (values public: a simple Fermat inverse) */
     memset(&two, 0, sizeof two);
     two.v[0] = 2;

@@ -26,14 +26,22 @@ static inline void se_drv_store_be32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-/* Polls the STATUS register at offset `status` until (STATUS & bit) == want; SE_ERR_BACKEND if
- * the engine never gets there. */
-static inline se_status se_drv_wait(uint32_t status, uint32_t bit, uint32_t want)
+/* The public-key programs run for up to about a million cycles (ECDSA verification). */
+#define SE_DRV_PK_POLL_LIMIT 10000000u
+
+/* Polls the STATUS register at offset `status` until (STATUS & bit) == want, at most `limit`
+ * times; SE_ERR_BACKEND if the engine never gets there. */
+static inline se_status se_drv_wait_n(uint32_t status, uint32_t bit, uint32_t want, uint32_t limit)
 {
-    for (uint32_t i = 0; i < SE_DRV_POLL_LIMIT; i++)
+    for (uint32_t i = 0; i < limit; i++)
         if ((se_hal_read32(status) & bit) == want)
             return SE_OK;
     return SE_ERR_BACKEND;
+}
+
+static inline se_status se_drv_wait(uint32_t status, uint32_t bit, uint32_t want)
+{
+    return se_drv_wait_n(status, bit, want, SE_DRV_POLL_LIMIT);
 }
 
 /* Block bytes <-> a run of consecutive 32-bit registers (the first holds bytes 0..3, big-endian). */

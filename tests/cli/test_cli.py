@@ -77,14 +77,18 @@ def test_every_op_is_documented():
     assert not missing, f"ops without documentation in docs/cli.md: {missing}"
 
 
-def test_rtl_backend_runs_symmetric_ops_and_declines_the_rest():
-    """On --backend rtl the hash op runs on the engine model (checked against hashlib); ops the
-    engine does not have yet answer not_supported instead of silently falling back to sw."""
+def test_rtl_backend_runs_engine_ops_and_declines_the_rest():
+    """On --backend rtl the hash and ECC ops run on the engine model (checked against hashlib and
+    the cryptography package); the op the engine does not have (hmac_drbg) answers
+    not_supported instead of silently falling back to sw."""
+    from cryptography.hazmat.primitives.asymmetric import ec
     lines = ['{"op":"sha256","msg":"616263","id":1}',
-             '{"op":"ecdh","curve":"secp256r1","key":"01","peer":"00","id":2}',
+             '{"op":"ec_pubkey","curve":"secp256r1","key":"' + "00" * 31 + '07","id":2}',
              '{"op":"hmac_drbg","entropy":"00","id":3}']
     p = run(["--backend", "rtl", "batch"], "\n".join(lines) + "\n")
     out = [json.loads(x) for x in p.stdout.splitlines()]
+    q = ec.derive_private_key(7, ec.SECP256R1()).public_key().public_numbers()
     assert out[0] == {"digest": hashlib.sha256(b"abc").hexdigest(), "id": 1}
-    assert out[1] == {"error": "not_supported", "id": 2} and out[2] == {"error": "not_supported", "id": 3}
+    assert out[1]["x"] == "%064x" % q.x and out[1]["y"] == "%064x" % q.y
+    assert out[2] == {"error": "not_supported", "id": 3}
     assert p.returncode == 1

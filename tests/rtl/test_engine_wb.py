@@ -14,9 +14,9 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from rtlsim import ROOT, run_cocotb
+from rtlsim import ENGINE_SOURCES, ROOT, run_cocotb
 
-AES, SHA = 0x0000, 0x1000
+AES, SHA, PK, GF2M = 0x0000, 0x1000, 0x2000, 0x3000
 
 
 def regmap(ip):
@@ -32,7 +32,7 @@ def regmap(ip):
     return regs
 
 
-A, S = regmap("aes"), regmap("sha")
+A, S, P, G = regmap("aes"), regmap("sha"), regmap("pk"), regmap("gf2m")
 
 
 def field(regs, reg, name, value):
@@ -173,11 +173,23 @@ async def identification_and_bus_errors(dut):
     assert await tb.read(AES + A["NAME"][0]) == A["NAME"][2]
     assert await tb.read(AES + A["VERSION"][0]) == A["VERSION"][2]
     assert await tb.read(SHA + S["NAME"][0]) == S["NAME"][2]
+    assert await tb.read(PK + P["NAME"][0]) == P["NAME"][2]
+    assert await tb.read(GF2M + G["NAME"][0]) == G["NAME"][2]
+    # the pk IP through the bus: a slot written and read back; a command while busy is dropped
+    for i in range(8):
+        await tb.write(PK + P["DIN"][0] + 4 * i, 0x01020304 * (i + 1))
+    await tb.write(PK + P["CMD"][0], field(P, "CMD", "OP", "WRITE") | field(P, "CMD", "SLOT", 12))
+    await tb.write(PK + P["CMD"][0], field(P, "CMD", "OP", "READ") | field(P, "CMD", "SLOT", 12))
+    assert [await tb.read(PK + P["DOUT"][0] + 4 * i) for i in range(8)] == [0x01020304 * (i + 1) for i in range(8)]
+    await tb.write(PK + P["CMD"][0], field(P, "CMD", "OP", "CLEAR"))
+    await tb.write(PK + P["CMD"][0], field(P, "CMD", "OP", "READ"))  # while CLEAR runs
+    assert get(P, "ERR", "CMD_DROPPED", await tb.read(PK + P["ERR"][0])) == 1
+    await tb.write(PK + P["ERR"][0], 1)
     cap = await tb.read(AES + A["CAPABILITIES"][0])
     assert get(A, "CAPABILITIES", "KEYLENS", cap) == 0b111 and get(A, "CAPABILITIES", "MODES", cap) == 0x7F
     assert get(A, "CAPABILITIES", "PTBUF_BLOCKS", cap) > 0
     # Unmapped offsets, reserved windows, the hole above 0xff in a window, partial writes: bus errors.
-    for addr, we, sel in ((AES + 0xFC, False, 0xF), (0x2000, False, 0xF), (0x3010, True, 0xF),
+    for addr, we, sel in ((AES + 0xFC, False, 0xF), (0x2100, False, 0xF), (0x3110, True, 0xF), (0x4000, False, 0xF),
                           (AES + 0x100, False, 0xF), (SHA + 0x104, True, 0xF),
                           (AES + A["CTRL"][0], True, 0x3)):
         _, err = await tb.access(addr, we, 0x5A5A5A5A, sel)
@@ -309,8 +321,4 @@ async def done_interrupt(dut):
 
 
 def test_engine_wb():
-    sources = ["rtl/common/wb_regif.sv", "rtl/common/sram_1r1w.sv", "rtl/aes/aes_core.sv",
-               "rtl/aes/aes_ghash.sv", "rtl/aes/aes_engine.sv", "build/gen/rtl/aes_regs.sv",
-               "rtl/aes/aes_wb.sv", "rtl/sha/sha256_core.sv", "rtl/sha/sha256_engine.sv",
-               "build/gen/rtl/sha_regs.sv", "rtl/sha/sha_wb.sv", "rtl/engine/se_engine.sv"]
-    run_cocotb("se_engine", sources, "test_engine_wb")
+    run_cocotb("se_engine", ENGINE_SOURCES, "test_engine_wb")

@@ -4,7 +4,9 @@
 
 #include "cli.h"
 #include "se/aes.h"
+#include "se/ec_hw.h"
 #include "se/sha256.h"
+#include "se/x25519.h"
 
 static se_status sw_sha256(const uint8_t *msg, size_t len, uint8_t digest[32])
 {
@@ -99,20 +101,62 @@ static se_status sw_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size
     return st;
 }
 
+/* Curves keep the library's own operations. */
+static se_status sw_ec_curve(se_ec_curve *c)
+{
+    (void)c;
+    return SE_OK;
+}
+
+static se_status sw_mod(se_drv_mod_op op, const uint8_t *mb, size_t m_len, const uint8_t *ab,
+                        const uint8_t *bb, uint8_t *out)
+{
+    se_mod m;
+    se_bn a, b, r, am;
+    se_status st = se_mod_init(&m, mb, m_len);
+    if (st != SE_OK)
+        return st;
+    se_bn_from_bytes(&a, ab, m_len);
+    se_bn_from_bytes(&b, bb, m_len);
+    switch (op) {
+    case SE_DRV_MOD_MUL:
+        se_mod_to_mont(&m, &am, &a);
+        se_mod_mul(&m, &r, &am, &b);
+        break;
+    case SE_DRV_MOD_ADD:
+        se_mod_add(&m, &r, &a, &b);
+        break;
+    case SE_DRV_MOD_SUB:
+        se_mod_sub(&m, &r, &a, &b);
+        break;
+    default:
+        st = se_mod_inv(&m, &r, &a);
+        break;
+    }
+    if (st == SE_OK)
+        se_bn_to_bytes(out, m_len, &r);
+    return st;
+}
+
 static const cli_backend sw = {
     "sw", 1, NULL, sw_sha256, sw_hmac_sha256, sw_aes_crypt, sw_cbc_mac, sw_aead_encrypt, sw_aead_decrypt,
+    sw_ec_curve, se_x25519, sw_mod,
 };
 
 /* The engine must answer its NAME/VERSION probe before the rtl backend is used. */
 static se_status rtl_probe(void)
 {
     se_status st = se_drv_aes_probe();
-    return st == SE_OK ? se_drv_sha_probe() : st;
+    if (st == SE_OK)
+        st = se_drv_sha_probe();
+    if (st == SE_OK)
+        st = se_drv_pk_probe();
+    return st == SE_OK ? se_drv_gf2m_probe() : st;
 }
 
 static const cli_backend rtl = {
     "rtl", 0, rtl_probe, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, se_drv_aes_cbc_mac,
-    se_drv_aead_encrypt, se_drv_aead_decrypt,
+    se_drv_aead_encrypt, se_drv_aead_decrypt, se_ec_use_engine, se_drv_pk_x25519, se_drv_pk_mod,
 };
 
 const cli_backend *const cli_backends[] = {&sw, &rtl, NULL};

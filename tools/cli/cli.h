@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "se/drv.h"
+#include "se/ec.h"
 #include "se/status.h"
 
 /* Largest byte string a field may carry (hex doubles it on the wire). */
@@ -23,11 +24,11 @@ typedef struct {
 } cli_op;
 
 /* A backend (--backend NAME): the entry points whose implementation it supplies, shaped like the
- * engine drivers' (se/drv.h). The ECC and DRBG ops run only where public_key is set (the `sw`
- * backend, until the public-key engine exists); elsewhere they answer "not_supported". */
+ * engine drivers' (se/drv.h). The hmac_drbg op runs only where drbg is set (the `sw` backend);
+ * elsewhere it answers "not_supported". */
 typedef struct {
     const char *name;
-    int public_key;
+    int drbg;
     se_status (*probe)(void); /* NULL, or checks that the backend can run */
     se_status (*sha256)(const uint8_t *msg, size_t len, uint8_t digest[32]);
     se_status (*hmac_sha256)(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
@@ -44,6 +45,13 @@ typedef struct {
                               const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
                               size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
                               size_t tag_len, uint8_t *pt);
+    /* Makes curve c compute on this backend (sw: the library as it is; rtl: the engine's pk or
+     * gf2m IP). ECDH, ECDSA and key ops then run over c->ops. */
+    se_status (*ec_curve)(se_ec_curve *c);
+    se_status (*x25519)(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+    /* r = a op b mod m (a^-1 for inversion), a and b already below m, all m_len bytes. */
+    se_status (*mod)(se_drv_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
+                     const uint8_t *b, uint8_t *r);
 } cli_backend;
 
 extern const cli_backend *const cli_backends[]; /* backend.c, ended by NULL */

@@ -8,16 +8,13 @@
 extern const char *cli_failed_field;
 
 static const cli_op *const tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp};
-/* tables[PK_TABLES..] run only on a backend with public_key set */
-#define PK_TABLES 2
-
-/* The op named `name`; *pk says whether it is a public-key/DRBG op. */
-static const cli_op *find_op(const char *name, int *pk)
+/* The op named `name`; *drbg says whether it is the DRBG table's (run only where cli_be->drbg). */
+static const cli_op *find_op(const char *name, int *drbg)
 {
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
         for (const cli_op *op = tables[t]; op->name != NULL; op++)
             if (strcmp(op->name, name) == 0) {
-                *pk = t >= PK_TABLES;
+                *drbg = tables[t] == cli_ops_drbg;
                 return op;
             }
     return NULL;
@@ -29,8 +26,8 @@ static json_t *run_request(const json_t *req, int *ok)
     json_t *resp = json_object();
     const json_t *id = json_object_get(req, "id");
     const char *name = json_string_value(json_object_get(req, "op"));
-    int pk = 0;
-    const cli_op *op = name ? find_op(name, &pk) : NULL;
+    int drbg = 0;
+    const cli_op *op = name ? find_op(name, &drbg) : NULL;
     se_status st;
 
     cli_failed_field = NULL;
@@ -38,7 +35,7 @@ static json_t *run_request(const json_t *req, int *ok)
         st = SE_ERR_BAD_INPUT;
     else if (op == NULL)
         st = name ? SE_ERR_UNKNOWN_OP : SE_ERR_BAD_INPUT;
-    else if (pk && !cli_be->public_key)
+    else if (drbg && !cli_be->drbg)
         st = SE_ERR_NOT_SUPPORTED;
     else
         st = op->fn(req, resp);

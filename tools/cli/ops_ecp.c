@@ -12,25 +12,28 @@ static uint8_t msg[CLI_MAX_BYTES];
 static se_status get_curve(const json_t *req, se_ec_curve *c)
 {
     const json_t *v = json_object_get(req, "curve");
+    se_status st;
     if (!json_is_object(v)) {
         const char *name;
-        se_status st = cli_str(req, "curve", &name);
-        return st == SE_OK ? cli_fail("curve", se_ec_curve_by_name(c, name)) : st;
+        st = cli_str(req, "curve", &name);
+        if (st == SE_OK)
+            st = cli_fail("curve", se_ec_curve_by_name(c, name));
+        return st == SE_OK ? cli_be->ec_curve(c) : st;
     }
     static const char *const names[6] = {"p", "a", "b", "gx", "gy", "n"};
     uint8_t f[6][SE_BN_MAX_BYTES + 1];
     size_t len[6];
     unsigned long h;
     for (unsigned i = 0; i < 6; i++) {
-        se_status st = cli_hex(v, names[i], f[i], sizeof f[i], &len[i]);
+        st = cli_hex(v, names[i], f[i], sizeof f[i], &len[i]);
         if (st != SE_OK)
             return cli_fail("curve", st == SE_ERR_BAD_LENGTH ? SE_ERR_BAD_PARAMS : st);
     }
-    se_status st = cli_uint_opt(v, "h", &h, 1);
-    if (st != SE_OK)
-        return st;
-    return cli_fail("curve", se_ec_curve_init(c, f[0], len[0], f[1], len[1], f[2], len[2], f[3],
-                                              len[3], f[4], len[4], f[5], len[5], (uint32_t)h));
+    st = cli_uint_opt(v, "h", &h, 1);
+    if (st == SE_OK)
+        st = cli_fail("curve", se_ec_curve_init(c, f[0], len[0], f[1], len[1], f[2], len[2], f[3],
+                                                len[3], f[4], len[4], f[5], len[5], (uint32_t)h));
+    return st == SE_OK ? cli_be->ec_curve(c) : st;
 }
 
 /* The signed value: "hash" as given, or SHA-256 of "msg". Exactly one must be present. */
@@ -225,19 +228,17 @@ static se_status op_ecdsa_verify(const json_t *req, json_t *resp)
 }
 
 /* ---- modular arithmetic -------------------------------------------------------------------- */
-typedef enum { MOD_MUL, MOD_ADD, MOD_SUB, MOD_INV } mod_kind;
-
-static se_status mod_op(const json_t *req, json_t *resp, mod_kind kind)
+static se_status mod_op(const json_t *req, json_t *resp, se_drv_mod_op kind)
 {
     /* one spare byte: a 257-bit modulus is a parameter error, not a length error */
     uint8_t mb[SE_BN_MAX_BYTES + 1], ab[SE_BN_MAX_BYTES], bb[SE_BN_MAX_BYTES], out[SE_BN_MAX_BYTES];
     size_t ml, al, bl = 0;
     se_mod m;
-    se_bn a, b, r, am;
+    se_bn a, b;
     se_status st = cli_hex(req, "m", mb, sizeof mb, &ml);
     if (st == SE_OK)
         st = cli_hex(req, "a", ab, sizeof ab, &al);
-    if (st == SE_OK && kind != MOD_INV)
+    if (st == SE_OK && kind != SE_DRV_MOD_INV)
         st = cli_hex(req, "b", bb, sizeof bb, &bl);
     if (st == SE_OK)
         st = se_mod_init(&m, mb, ml);
@@ -245,35 +246,22 @@ static se_status mod_op(const json_t *req, json_t *resp, mod_kind kind)
         return st;
     se_bn_from_bytes(&a, ab, al);
     se_bn_from_bytes(&b, bb, bl);
-    /* operands of any size up to 256 bits are reduced first */
+    /* operands of any size up to 256 bits are reduced first, here on the host */
     se_mod_reduce(&m, &a, &a);
     se_mod_reduce(&m, &b, &b);
-    switch (kind) {
-    case MOD_MUL:
-        se_mod_to_mont(&m, &am, &a);
-        se_mod_mul(&m, &r, &am, &b);
-        break;
-    case MOD_ADD:
-        se_mod_add(&m, &r, &a, &b);
-        break;
-    case MOD_SUB:
-        se_mod_sub(&m, &r, &a, &b);
-        break;
-    default:
-        st = se_mod_inv(&m, &r, &a);
-        break;
-    }
-    if (st == SE_OK) {
-        se_bn_to_bytes(out, m.bytes, &r);
+    se_bn_to_bytes(ab, m.bytes, &a);
+    se_bn_to_bytes(bb, m.bytes, &b);
+    se_bn_to_bytes(mb, m.bytes, &m.m);
+    st = cli_be->mod(kind, mb, m.bytes, ab, bb, out);
+    if (st == SE_OK)
         cli_put_hex(resp, "r", out, m.bytes);
-    }
     return st;
 }
 
-static se_status op_mod_mul(const json_t *req, json_t *resp) { return mod_op(req, resp, MOD_MUL); }
-static se_status op_mod_add(const json_t *req, json_t *resp) { return mod_op(req, resp, MOD_ADD); }
-static se_status op_mod_sub(const json_t *req, json_t *resp) { return mod_op(req, resp, MOD_SUB); }
-static se_status op_mod_inv(const json_t *req, json_t *resp) { return mod_op(req, resp, MOD_INV); }
+static se_status op_mod_mul(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_DRV_MOD_MUL); }
+static se_status op_mod_add(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_DRV_MOD_ADD); }
+static se_status op_mod_sub(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_DRV_MOD_SUB); }
+static se_status op_mod_inv(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_DRV_MOD_INV); }
 
 static se_status op_x25519(const json_t *req, json_t *resp)
 {
@@ -287,8 +275,12 @@ static se_status op_x25519(const json_t *req, json_t *resp)
         st = cli_fail("scalar", SE_ERR_BAD_LENGTH);
     if (st == SE_OK && has_u && u_len != SE_X25519_BYTES)
         st = cli_fail("u", SE_ERR_BAD_LENGTH);
+    if (st == SE_OK && !has_u) { /* the base point u = 9 */
+        memset(u, 0, sizeof u);
+        u[0] = 9;
+    }
     if (st == SE_OK)
-        st = has_u ? se_x25519(out, k, u) : se_x25519_base(out, k);
+        st = cli_be->x25519(out, k, u);
     if (st == SE_OK)
         cli_put_hex(resp, "out", out, sizeof out);
     return st;

@@ -38,6 +38,14 @@ typedef struct {
      * verification only); SE_ERR_INFINITY if the sum is the point at infinity. */
     se_status (*mul2_x)(const se_ec_curve *c, const se_bn *u1, const se_bn *u2,
                         const uint8_t *pub, size_t len, se_bn *x);
+    /* Optional, for an engine that does ECDSA's arithmetic itself (NULL: the generic code over
+     * mul and mul2_x). sign: r || s for private d and nonce k in [1, n-1] and e = bits2int(hash)
+     * mod n, SE_ERR_BAD_SIGNATURE if r or s is 0. verify: SE_OK or SE_ERR_BAD_SIGNATURE for a
+     * valid Q, r and s in [1, n-1] and e as above. */
+    se_status (*sign)(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                      uint8_t *sig);
+    se_status (*verify)(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
+                        const se_bn *r, const se_bn *s);
 } se_ec_ops;
 
 /* A curve with base point G of prime order n and cofactor h. Prime curves: y^2 = x^3 + ax + b

@@ -1,4 +1,5 @@
-/* Engine drivers: AES (all modes, AEAD) and SHA-256/HMAC on the hardware engine.
+/* Engine drivers: AES (all modes, AEAD), SHA-256/HMAC and public-key cryptography (prime-field
+ * ECC, X25519, big-integer commands; binary-field B-233/K-233) on the hardware engine.
  *
  * One copy of this code serves the CLI's --backend rtl (host, Verilator model) and the node's
  * firmware (issue 5). The entry points are one-shot and mirror the `sw` library's semantics and
@@ -47,5 +48,49 @@ se_status se_drv_sha256(const uint8_t *msg, size_t len, uint8_t digest[32]);
 /* The key is loaded into the engine (hashed first when longer than 64 bytes, RFC 2104). */
 se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
                              uint8_t mac[32]);
+
+/* ---- prime-field public-key engine (rtl/pk, docs/regs/pk.md, docs/regs/pk_ucode.md) ----------
+ * Big-endian integers. A curve's a, b, gx, gy are p_len bytes; scalars and ECDSA values n_len.
+ * Points are x and y of p_len bytes each (the point at infinity has no encoding). */
+typedef struct {
+    const uint8_t *p, *a, *b, *gx, *gy, *n;
+    size_t p_len, n_len; /* 1..32 */
+} se_drv_ec_params;
+
+se_status se_drv_pk_probe(void);
+/* Loads p, n, a, b, G (programs FIELD, ORDER, CURVE) unless the same curve is loaded already;
+ * SE_ERR_BAD_PARAMS if the engine refuses them (p or n even, a coordinate >= p, G off the curve). */
+se_status se_drv_pk_load_curve(const se_drv_ec_params *c);
+/* (rx, ry) = k * (x, y) (x-only ladder), or k * G when x is NULL (fixed-base comb over G's table,
+ * which the driver precomputes into the engine's cache entry 0 on the first such call for a
+ * curve); k < 2^(16 * ceil(bits(n) / 16)). Errors: SE_ERR_INVALID_POINT, SE_ERR_INVALID_SCALAR
+ * (k too wide), SE_ERR_INFINITY. */
+se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
+                        const uint8_t *y, uint8_t *rx, uint8_t *ry);
+se_status se_drv_pk_validate(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y);
+/* ECDSA with the engine doing all arithmetic: d, k in [1, n-1] (else SE_ERR_INVALID_SCALAR),
+ * e = bits2int(hash) (< 2^bits(n)); SE_ERR_BAD_SIGNATURE when r or s comes out 0 (retry with
+ * another k). verify: SE_OK or SE_ERR_BAD_SIGNATURE (SE_ERR_INVALID_POINT for a bad Q). */
+se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
+                               const uint8_t *e, uint8_t *r, uint8_t *s);
+se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y,
+                                 const uint8_t *e, const uint8_t *r, const uint8_t *s);
+/* RFC 7748 X25519 (little-endian byte strings; the driver clamps k and masks u's top bit). */
+se_status se_drv_pk_x25519(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+
+/* Big-integer commands modulo an odd m (m_len 1..32 bytes): r = a*b, a+b, a-b or a^-1 mod m
+ * for a, b < m (SE_ERR_BAD_INPUT otherwise; that check is not constant time: public operands). Inversion is Fermat's: m must be prime
+ * (SE_ERR_NOT_INVERTIBLE for a = 0 or when a * r != 1 mod m). r has m_len bytes. */
+typedef enum { SE_DRV_MOD_MUL = 0, SE_DRV_MOD_ADD, SE_DRV_MOD_SUB, SE_DRV_MOD_INV } se_drv_mod_op;
+se_status se_drv_pk_mod(se_drv_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
+                        const uint8_t *b, uint8_t *r);
+
+/* ---- binary-field engine (rtl/gf2m, docs/regs/gf2m.md) ----------------------------------------
+ * (rx, ry) = k * (x, y) on sect233k1 (koblitz = 1) or sect233r1: 30-byte big-endian coordinates,
+ * k of 30 bytes below 2^233. Errors: SE_ERR_INVALID_POINT (off the curve, x = 0, a coordinate
+ * >= 2^233), SE_ERR_INVALID_SCALAR (k >= 2^233), SE_ERR_INFINITY (the result is O). */
+se_status se_drv_gf2m_probe(void);
+se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30], const uint8_t y[30],
+                          uint8_t rx[30], uint8_t ry[30]);
 
 #endif

@@ -9,6 +9,8 @@
 
 #define SE_HAL_AES_BASE 0x0000u /* rtl/engine/se_engine.sv: 4 KiB windows */
 #define SE_HAL_SHA_BASE 0x1000u
+#define SE_HAL_PK_BASE 0x2000u
+#define SE_HAL_GF2M_BASE 0x3000u
 
 uint32_t se_hal_read32(uint32_t offset);
 void se_hal_write32(uint32_t offset, uint32_t value);

@@ -1,0 +1,168 @@
+/* se_ec_ops on the engine (se/ec_hw.h): the library's curve object supplies the parameters, the
+ * drivers (se/drv.h) do the work. */
+#include <string.h>
+
+#include "se/ct.h"
+#include "se/drv.h"
+#include "se/ec_hw.h"
+
+#define FB SE_BN_MAX_BYTES
+
+/* A prime curve's parameters as big-endian strings (a, b, G leave the Montgomery domain). */
+typedef struct {
+    uint8_t p[FB], a[FB], b[FB], gx[FB], gy[FB], n[FB];
+    se_drv_ec_params d;
+} params;
+
+static void get_params(const se_ec_curve *c, params *q)
+{
+    const size_t pl = c->field_bytes, nl = c->n.bytes;
+    se_bn t;
+    se_bn_to_bytes(q->p, pl, &c->p.m);
+    se_bn_to_bytes(q->n, nl, &c->n.m);
+    se_mod_from_mont(&c->p, &t, &c->a);
+    se_bn_to_bytes(q->a, pl, &t);
+    se_mod_from_mont(&c->p, &t, &c->b);
+    se_bn_to_bytes(q->b, pl, &t);
+    se_mod_from_mont(&c->p, &t, &c->gx);
+    se_bn_to_bytes(q->gx, pl, &t);
+    se_mod_from_mont(&c->p, &t, &c->gy);
+    se_bn_to_bytes(q->gy, pl, &t);
+    q->d = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, pl, nl};
+}
+
+/* 04 || x || y or x || y -> a pointer to x (y follows); NULL for any other length. */
+static const uint8_t *point_xy(const se_ec_curve *c, const uint8_t *pub, size_t len)
+{
+    const size_t fb = c->field_bytes;
+    if (len == 2 * fb + 1 && pub[0] == 0x04)
+        return pub + 1;
+    return len == 2 * fb ? pub : NULL;
+}
+
+static se_status pk_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
+{
+    params q;
+    const uint8_t *xy = point_xy(c, pub, len);
+    if (xy == NULL)
+        return SE_ERR_INVALID_POINT;
+    get_params(c, &q);
+    se_status st = se_drv_pk_validate(&q.d, xy, xy + c->field_bytes);
+    if (st == SE_OK && c->h != 1) { /* cofactor: the point must be in the order-n subgroup */
+        uint8_t x[FB], y[FB];
+        st = se_drv_pk_mul(&q.d, q.n, xy, xy + c->field_bytes, x, y);
+        st = st == SE_ERR_INFINITY ? SE_OK : st == SE_OK ? SE_ERR_INVALID_POINT : st;
+    }
+    return st;
+}
+
+static se_status pk_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
+                        uint8_t *out)
+{
+    params q;
+    uint8_t kb[FB];
+    const size_t fb = c->field_bytes;
+    const uint8_t *xy = NULL;
+    if (pub != NULL && (xy = point_xy(c, pub, len)) == NULL)
+        return SE_ERR_INVALID_POINT;
+    get_params(c, &q);
+    se_bn_to_bytes(kb, c->n.bytes, k);
+    out[0] = 0x04;
+    se_status st = se_drv_pk_mul(&q.d, kb, xy, xy ? xy + fb : NULL, out + 1, out + 1 + fb);
+    se_ct_wipe(kb, sizeof kb);
+    return st;
+}
+
+static se_status pk_sign(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                         uint8_t *sig)
+{
+    params q;
+    uint8_t db[FB], kb[FB], eb[FB];
+    const size_t nl = c->n.bytes;
+    get_params(c, &q);
+    se_bn_to_bytes(db, nl, d);
+    se_bn_to_bytes(kb, nl, k);
+    se_bn_to_bytes(eb, nl, e);
+    se_status st = se_drv_pk_ecdsa_sign(&q.d, db, kb, eb, sig, sig + nl);
+    se_ct_wipe(db, sizeof db);
+    se_ct_wipe(kb, sizeof kb);
+    return st;
+}
+
+static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
+                           const se_bn *r, const se_bn *s)
+{
+    params q;
+    uint8_t eb[FB], rb[FB], sb[FB];
+    const size_t nl = c->n.bytes;
+    const uint8_t *xy = point_xy(c, pub, len);
+    if (xy == NULL)
+        return SE_ERR_INVALID_POINT;
+    get_params(c, &q);
+    se_bn_to_bytes(eb, nl, e);
+    se_bn_to_bytes(rb, nl, r);
+    se_bn_to_bytes(sb, nl, s);
+    return se_drv_pk_ecdsa_verify(&q.d, xy, xy + c->field_bytes, eb, rb, sb);
+}
+
+/* mul2_x is not needed: verify runs whole on the engine. */
+static const se_ec_ops pk_ops = {pk_validate, pk_mul, NULL, pk_sign, pk_verify};
+
+/* ---- binary curves: sect233r1 / sect233k1 on the gf2m IP ------------------------------------- */
+#define BFE 30u /* bytes of a GF(2^233) element */
+
+static int koblitz(const se_ec_curve *c)
+{
+    return strcmp(c->name, "sect233k1") == 0;
+}
+
+/* k * (x, y) (G when xy is NULL), k an se_bn below 2^233 */
+static se_status b_mul_xy(const se_ec_curve *c, const se_bn *k, const uint8_t *xy, uint8_t *out)
+{
+    uint8_t kb[BFE], gx[BFE], gy[BFE];
+    se_bn_to_bytes(kb, BFE, k);
+    if (xy == NULL) {
+        se_bn_to_bytes(gx, BFE, &c->gx);
+        se_bn_to_bytes(gy, BFE, &c->gy);
+    }
+    out[0] = 0x04;
+    se_status st = se_drv_gf2m_mul(koblitz(c), kb, xy ? xy : gx, xy ? xy + BFE : gy, out + 1,
+                                   out + 1 + BFE);
+    se_ct_wipe(kb, sizeof kb);
+    return st;
+}
+
+/* On the curve (the engine checks) and in the order-n subgroup: n * P = O. */
+static se_status b_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
+{
+    uint8_t out[1 + 2 * BFE];
+    const uint8_t *xy = point_xy(c, pub, len);
+    if (xy == NULL)
+        return SE_ERR_INVALID_POINT;
+    se_status st = b_mul_xy(c, &c->n.m, xy, out);
+    return st == SE_ERR_INFINITY ? SE_OK : st == SE_OK ? SE_ERR_INVALID_POINT : st;
+}
+
+static se_status b_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
+                       uint8_t *out)
+{
+    const uint8_t *xy = NULL;
+    if (pub != NULL && (xy = point_xy(c, pub, len)) == NULL)
+        return SE_ERR_INVALID_POINT;
+    return b_mul_xy(c, k, xy, out);
+}
+
+/* Verification's u1 G + u2 Q stays in the library (taken from the curve's own ops): the gf2m IP
+ * does scalar multiplication only. */
+static se_ec_ops b_ops = {b_validate, b_mul, NULL, NULL, NULL};
+
+se_status se_ec_use_engine(se_ec_curve *c)
+{
+    if (c->name != NULL && strncmp(c->name, "sect233", 7) == 0) {
+        b_ops.mul2_x = c->ops->mul2_x;
+        c->ops = &b_ops;
+        return SE_OK;
+    }
+    c->ops = &pk_ops;
+    return SE_OK;
+}

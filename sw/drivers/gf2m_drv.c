@@ -1,0 +1,77 @@
+/* Binary-field ECC engine driver through the registers of rtl/gf2m (docs/regs/gf2m.md). */
+#include <string.h>
+
+#include "drv_internal.h"
+#include "se/drv.h"
+#include "se/hw/gf2m_regs.h"
+
+#define FE 30u    /* bytes of a field element or scalar */
+#define REGB 32u  /* bytes of a K/PX/PY/RX/RY register array */
+
+static uint32_t rd(uint32_t reg)
+{
+    return se_hal_read32(SE_HAL_GF2M_BASE + reg);
+}
+
+static void wr(uint32_t reg, uint32_t v)
+{
+    se_hal_write32(SE_HAL_GF2M_BASE + reg, v);
+}
+
+#define BIT(f) (SE_GF2M_STATUS_##f##_MASK << SE_GF2M_STATUS_##f##_SHIFT)
+
+static void put(uint32_t reg, const uint8_t *v)
+{
+    uint8_t b[REGB] = {0};
+    if (v != NULL)
+        memcpy(b + REGB - FE, v, FE);
+    se_drv_write_words(SE_HAL_GF2M_BASE + reg, b, REGB / 4);
+    se_ct_wipe(b, sizeof b);
+}
+
+static void get(uint32_t reg, uint8_t *v)
+{
+    uint8_t b[REGB];
+    se_drv_read_words(SE_HAL_GF2M_BASE + reg, b, REGB / 4);
+    memcpy(v, b + REGB - FE, FE);
+}
+
+se_status se_drv_gf2m_probe(void)
+{
+    if (rd(SE_GF2M_NAME) != SE_GF2M_NAME_VALUE || (rd(SE_GF2M_VERSION) >> 24) != 1u)
+        return SE_ERR_NOT_SUPPORTED;
+    return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
+}
+
+se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30], const uint8_t y[30],
+                          uint8_t rx[30], uint8_t ry[30])
+{
+    const uint32_t status = SE_HAL_GF2M_BASE + SE_GF2M_STATUS;
+    se_status st = se_drv_wait(status, BIT(CMD_READY), BIT(CMD_READY));
+    if (st != SE_OK)
+        return st;
+    wr(SE_GF2M_ERR, 0xffffffffu);
+    wr(SE_GF2M_CTRL, (uint32_t)(koblitz != 0) << SE_GF2M_CTRL_KOBLITZ_SHIFT);
+    put(SE_GF2M_K(0), k);
+    put(SE_GF2M_PX(0), x);
+    put(SE_GF2M_PY(0), y);
+    wr(SE_GF2M_CMD, SE_GF2M_CMD_OP_START << SE_GF2M_CMD_OP_SHIFT);
+    st = se_drv_wait_n(status, BIT(BUSY), 0, SE_DRV_PK_POLL_LIMIT);
+    put(SE_GF2M_K(0), NULL); /* the scalar does not stay in the engine's registers */
+    if (st != SE_OK)
+        return st;
+    uint32_t res = (rd(SE_GF2M_STATUS) >> SE_GF2M_STATUS_RESULT_SHIFT) & SE_GF2M_STATUS_RESULT_MASK;
+    if (rd(SE_GF2M_ERR) != 0 || se_hal_take_fault())
+        return SE_ERR_BACKEND;
+    switch (res) {
+    case SE_GF2M_STATUS_RESULT_OK:
+        get(SE_GF2M_RX(0), rx);
+        get(SE_GF2M_RY(0), ry);
+        wr(SE_GF2M_CMD, SE_GF2M_CMD_OP_CLEAR << SE_GF2M_CMD_OP_SHIFT); /* RX, RY read 0 again */
+        return SE_OK;
+    case SE_GF2M_STATUS_RESULT_BAD_POINT: return SE_ERR_INVALID_POINT;
+    case SE_GF2M_STATUS_RESULT_INFINITY: return SE_ERR_INFINITY;
+    case SE_GF2M_STATUS_RESULT_BAD_SCALAR: return SE_ERR_INVALID_SCALAR;
+    default: return SE_ERR_BACKEND;
+    }
+}

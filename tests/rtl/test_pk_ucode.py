@@ -1,0 +1,104 @@
+"""The pk microcode on its Python model (rtl/pk/ucode.py, Machine): every program against the
+`cryptography` package and the SEC 1 model of test_pk_core, in a second. The RTL runs the same
+ROM (test_pk_core), so a formula bug shows up here first and with a readable trace."""
+import random
+import sys
+
+from cryptography.hazmat.primitives.asymmetric import ec, x25519
+
+from rtlsim import ROOT
+from test_pk_core import CRYPTO, CURVES, ref_add, ref_mul
+
+sys.path.insert(0, str(ROOT / "rtl" / "pk"))
+import ucode  # noqa: E402
+
+S, ST = ucode.S, ucode.STATUS
+
+
+def load(m, c):
+    p, a, b, gx, gy, n = c
+    for name, v in (("P", p), ("N", n), ("A", a % p), ("B", b), ("GX", gx), ("GY", gy)):
+        m.write(S[name], v)
+    for prog in ("FIELD", "ORDER", "CURVE"):
+        assert m.run(prog) == ST["OK"], prog
+
+
+def test_programs_on_every_curve():
+    rng = random.Random(1123)
+    for name, c in CURVES.items():
+        m = ucode.Machine()
+        load(m, c)
+        p, n, G = c[0], c[5], (c[3], c[4])
+        L = ucode.DW * -(-n.bit_length() // ucode.DW)
+        Q = ref_mul(c, rng.randrange(1, n), G)
+        m.write(S["QX"], G[0])
+        m.write(S["QY"], G[1])
+        assert m.run("PRECOMP", entry=2) == ST["OK"]
+        for k in [0, 1, 2, n - 1, n, n + 1, (1 << L) - 1] + [rng.randrange(n) for _ in range(3)]:
+            want = ref_mul(c, k % n, G)
+            for prog, point in (("ECSM_G", None), ("ECSM", Q), ("ECSM_COMB", None)):
+                m.write(S["K"], k)
+                if point:
+                    m.write(S["QX"], point[0])
+                    m.write(S["QY"], point[1])
+                st = m.run(prog, entry=2)
+                ref = want if point is None else ref_mul(c, k % n, Q)
+                got = None if st == ST["INFINITY"] else (m.slots[S["RX"]], m.slots[S["RY"]])
+                assert got == ref, (name, prog, k, st)
+        if name in CRYPTO:  # a signature the cryptography package accepts is checked by ECDSA_VERIFY
+            d, k, e = rng.randrange(1, n), rng.randrange(1, n), rng.randrange(n)
+            for s_, v in (("K", k), ("D", d), ("E", e)):
+                m.write(S[s_], v)
+            assert m.run("ECDSA_SIGN", entry=2) == ST["OK"]
+            r, s = m.slots[S["RX"]], m.slots[S["RY"]]
+            R = ec.derive_private_key(k, CRYPTO[name]).public_key().public_numbers()
+            assert r == R.x % n and s == pow(k, -1, n) * (e + r * d) % n
+            D = ec.derive_private_key(d, CRYPTO[name]).public_key().public_numbers()
+            for ee, want in ((e, ST["OK"]), (e ^ 1, ST["VERIFY_FAIL"])):
+                for s_, v in (("QX", D.x), ("QY", D.y), ("E", ee), ("RX", r), ("RY", s)):
+                    m.write(S[s_], v)
+                assert m.run("ECDSA_VERIFY") == want
+        P = ref_mul(c, rng.randrange(1, n), G)
+        for A, B in ((P, Q), (P, P), (P, (P[0], p - P[1]))):
+            for s_, v in (("QX", A[0]), ("QY", A[1]), ("RX", B[0]), ("RY", B[1])):
+                m.write(S[s_], v)
+            st = m.run("PADD")
+            got = None if st == ST["INFINITY"] else (m.slots[S["RX"]], m.slots[S["RY"]])
+            assert got == ref_add(c, A, B)
+
+
+def test_sequences_and_cache_rules():
+    c = CURVES["secp192r1"]
+    m = ucode.Machine()
+    assert m.run("ECSM_G") == ST["BAD_SEQ"]
+    load(m, c)
+    assert m.run("CURVE") == ST["BAD_PARAMS"]   # a second CURVE finds A, B, G converted already
+    assert m.run("ECSM_G") == ST["BAD_SEQ"]     # ... and leaves no curve loaded
+    load(m, c)
+    assert m.run("ECSM_COMB", entry=1) == ST["BAD_SEQ"]  # nothing cached there
+    m.write(S["QX"], c[3])
+    m.write(S["QY"], c[4])
+    assert m.run("PRECOMP", entry=6) == ST["BAD_SEQ"]    # entries are 0..5
+    assert m.run("PRECOMP", entry=1) == ST["OK"]
+    m.write(S["K"], 5)
+    assert m.run("ECSM_COMB", entry=1) == ST["OK"]
+    m.write(S["A"], c[1] % c[0])                          # a new curve empties the cache
+    load(m, c)
+    assert m.run("ECSM_COMB", entry=1) == ST["BAD_SEQ"]
+
+
+def test_x25519_and_inversion():
+    rng = random.Random(5)
+    m = ucode.Machine()
+    m.write(S["P"], 2**255 - 19)
+    assert m.run("FIELD") == ST["OK"]
+    for _ in range(3):
+        kb, ub = rng.randbytes(32), rng.randbytes(32)
+        m.write(S["K"], int.from_bytes(kb, "little") & ~7 & ~(1 << 255) | (1 << 254))
+        m.write(S["QX"], int.from_bytes(ub, "little") & ((1 << 255) - 1))
+        assert m.run("X25519") == ST["OK"]
+        want = x25519.X25519PrivateKey.from_private_bytes(kb).exchange(x25519.X25519PublicKey.from_public_bytes(ub))
+        assert m.slots[S["RX"]].to_bytes(32, "little") == want
+        x = rng.randrange(2**255 - 19)
+        m.write(S["K"], x)
+        assert m.run("MODINV_P") == ST["OK"] and m.slots[S["RX"]] == pow(x, -1, 2**255 - 19)
