@@ -98,12 +98,15 @@ def pk_cycles():
             res.append(dict(base, op="x25519", curve="curve25519", cycles=cycles, note="RFC 7748 ladder + inversion"))
         else:
             note = {"ecsm_var": "k*Q: validation, x-only ladder, y-recovery",
-                    "ecsm_fixed": "k*G: the same ladder (no comb yet)",
+                    "ecsm_fixed": "k*G: fixed-base comb over G's cached table (ECSM_COMB)",
+                    "ecsm_g_ladder": "k*G by the ladder (ECSM_G, no table needed)",
+                    "precomp": "PRECOMP: G's comb table into a cache entry (once per curve)",
                     "curve_load": "FIELD + ORDER + CURVE (once per curve)",
-                    "ecdsa_sign": "kG, r, s in the engine", "ecdsa_verify": "two ladders + complete addition"}[op]
+                    "ecdsa_sign": "kG by the comb, r, s in the engine",
+                    "ecdsa_verify": "two ladders + complete addition"}[op]
             res.append(dict(base, op=op, curve=arg, cycles=cycles, note=note))
     p256 = {"ecdh": ("ecsm_var/secp256r1", "ECSM program (the engine part of ECDH)"),
-            "keygen": ("ecsm_fixed/secp256r1", "ECSM_G program (the key itself is drawn by the host)")}
+            "keygen": ("ecsm_fixed/secp256r1", "ECSM_COMB program (the key itself is drawn by the host)")}
     for op, (key, note) in p256.items():
         res.append(dict(base, op=op, curve="secp256r1", cycles=pk[key], note=note))
     for curve, cycles in sorted(gf.items()):
