@@ -19,8 +19,9 @@ if "CFG_CXXFLAGS_PCH_I" not in os.environ.get("MAKEFLAGS", ""):
 ENGINE_SOURCES = (ROOT / "rtl" / "engine" / "sources.f").read_text().split()
 
 
-def run_cocotb(toplevel, sources, test_module, parameters=None, tag=""):
-    """Builds `toplevel` into build/rtl/<toplevel><tag> and runs the cocotb tests of test_module.
+def run_cocotb(toplevel, sources, test_module, parameters=None, tag="", test_filter=None):
+    """Builds `toplevel` into build/rtl/<toplevel><tag> and runs the cocotb tests of test_module
+    (those whose name matches the regular expression test_filter, when given).
 
     WAVES=1 in the environment dumps an FST trace into that build directory.
     """
@@ -32,5 +33,5 @@ def run_cocotb(toplevel, sources, test_module, parameters=None, tag=""):
                  build_args=["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
                  + (["--trace-fst"] if waves else []))
     runner.test(hdl_toplevel=toplevel, test_module=test_module, build_dir=build_dir,
-                test_dir=pathlib.Path(__file__).parent / "rtl", waves=waves,
+                test_dir=pathlib.Path(__file__).parent / "rtl", waves=waves, test_filter=test_filter,
                 results_xml=str(build_dir / "results.xml"))
