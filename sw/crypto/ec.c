@@ -104,6 +104,14 @@ se_status ec_decode_scalar(const se_ec_curve *c, se_bn *d, const uint8_t *priv, 
     return bad ? SE_ERR_INVALID_SCALAR : SE_OK;
 }
 
+const uint8_t *se_ec_point_xy(const se_ec_curve *c, const uint8_t *pub, size_t pub_len)
+{
+    const size_t fb = c->field_bytes;
+    if (pub_len == 2 * fb + 1 && pub[0] == 0x04)
+        return pub + 1;
+    return pub_len == 2 * fb ? pub : NULL;
+}
+
 se_status se_ec_validate_public(const se_ec_curve *c, const uint8_t *pub, size_t pub_len)
 {
     return c->ops->validate(c, pub, pub_len);

@@ -305,11 +305,8 @@ static void generator(const se_ec_curve *c, apoint *g)
 static se_status decode(const se_ec_curve *c, const curve2m *k2, apoint *p, const uint8_t *pub,
                         size_t len)
 {
-    if (len == 2 * FIELD_BYTES + 1 && pub[0] == 0x04)
-        pub++;
-    else if (len != 2 * FIELD_BYTES)
+    if ((pub = se_ec_point_xy(c, pub, len)) == NULL)
         return SE_ERR_INVALID_POINT;
-    (void)c;
     if (!gf_from_bytes(&p->x, pub) || !gf_from_bytes(&p->y, pub + FIELD_BYTES) ||
         gf_is_zero(&p->x) || !on_curve(k2, p))
         return SE_ERR_INVALID_POINT;

@@ -243,9 +243,7 @@ se_status ec_decode_point(const se_ec_curve *c, ec_point *r, const uint8_t *pub,
 {
     const size_t fb = c->p.bytes;
     se_bn x, y;
-    if (len == 2 * fb + 1 && pub[0] == 0x04)
-        pub++;
-    else if (len != 2 * fb)
+    if ((pub = se_ec_point_xy(c, pub, len)) == NULL)
         return SE_ERR_INVALID_POINT;
     se_bn_from_bytes(&x, pub, fb);
     se_bn_from_bytes(&y, pub + fb, fb);

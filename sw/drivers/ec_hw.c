@@ -31,19 +31,10 @@ static void get_params(const se_ec_curve *c, params *q)
     q->d = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, pl, nl};
 }
 
-/* 04 || x || y or x || y -> a pointer to x (y follows); NULL for any other length. */
-static const uint8_t *point_xy(const se_ec_curve *c, const uint8_t *pub, size_t len)
-{
-    const size_t fb = c->field_bytes;
-    if (len == 2 * fb + 1 && pub[0] == 0x04)
-        return pub + 1;
-    return len == 2 * fb ? pub : NULL;
-}
-
 static se_status pk_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
 {
     params q;
-    const uint8_t *xy = point_xy(c, pub, len);
+    const uint8_t *xy = se_ec_point_xy(c, pub, len);
     if (xy == NULL)
         return SE_ERR_INVALID_POINT;
     get_params(c, &q);
@@ -63,7 +54,7 @@ static se_status pk_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub
     uint8_t kb[FB];
     const size_t fb = c->field_bytes;
     const uint8_t *xy = NULL;
-    if (pub != NULL && (xy = point_xy(c, pub, len)) == NULL)
+    if (pub != NULL && (xy = se_ec_point_xy(c, pub, len)) == NULL)
         return SE_ERR_INVALID_POINT;
     get_params(c, &q);
     se_bn_to_bytes(kb, c->n.bytes, k);
@@ -95,7 +86,7 @@ static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len,
     params q;
     uint8_t eb[FB], rb[FB], sb[FB];
     const size_t nl = c->n.bytes;
-    const uint8_t *xy = point_xy(c, pub, len);
+    const uint8_t *xy = se_ec_point_xy(c, pub, len);
     if (xy == NULL)
         return SE_ERR_INVALID_POINT;
     get_params(c, &q);
@@ -136,7 +127,7 @@ static se_status b_mul_xy(const se_ec_curve *c, const se_bn *k, const uint8_t *x
 static se_status b_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
 {
     uint8_t out[1 + 2 * BFE];
-    const uint8_t *xy = point_xy(c, pub, len);
+    const uint8_t *xy = se_ec_point_xy(c, pub, len);
     if (xy == NULL)
         return SE_ERR_INVALID_POINT;
     se_status st = b_mul_xy(c, &c->n.m, xy, out);
@@ -147,7 +138,7 @@ static se_status b_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub,
                        uint8_t *out)
 {
     const uint8_t *xy = NULL;
-    if (pub != NULL && (xy = point_xy(c, pub, len)) == NULL)
+    if (pub != NULL && (xy = se_ec_point_xy(c, pub, len)) == NULL)
         return SE_ERR_INVALID_POINT;
     return b_mul_xy(c, k, xy, out);
 }

@@ -87,6 +87,9 @@ se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const
  * (SE_ERR_INVALID_POINT). ECDH is plain (no cofactor multiplication), as OpenSSL's default. Private keys are order_bytes big-endian in [1, n-1]
  * (SE_ERR_INVALID_SCALAR otherwise). */
 se_status se_ec_validate_public(const se_ec_curve *c, const uint8_t *pub, size_t pub_len);
+/* The encoding alone: 04 || x || y or x || y -> a pointer to x (y follows, field_bytes each);
+ * NULL for any other length or leading byte. No range or curve check. */
+const uint8_t *se_ec_point_xy(const se_ec_curve *c, const uint8_t *pub, size_t pub_len);
 /* pub receives 1 + 2 * field_bytes bytes. */
 se_status se_ec_public_from_private(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                                     uint8_t *pub);
