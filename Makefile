@@ -28,7 +28,7 @@ RV_AR     := riscv64-unknown-elf-ar
 RV_CFLAGS := $(CFLAGS_COMMON) -Os -specs=picolibc.specs -ffunction-sections -fdata-sections
 RV_ARCHES := rv32i rv32im
 
-.PHONY: help setup regs engine lib cli cross ct test demo bench synth lint clean
+.PHONY: help setup regs engine lib cli cross ct node test demo bench synth lint clean
 
 help:
 	@echo "make setup  - install Debian packages and the Python virtualenv (idempotent)"
@@ -40,6 +40,7 @@ help:
 	@echo "make clean  - remove build/"
 	@echo "make regs   - generate register blocks, C headers (build/gen) and docs/regs from rtl/*/regs.toml"
 	@echo "make engine - the engine-only Verilator model behind the CLI's --backend rtl"
+	@echo "make node   - the node: simulator (build/sim/<arch>/node) and firmware (build/fw/<config>/)"
 
 setup: $(SETUP_DONE)
 $(SETUP_DONE): tools/requirements.txt tools/setup.sh
@@ -47,17 +48,22 @@ $(SETUP_DONE): tools/requirements.txt tools/setup.sh
 	@tools/setup.sh
 
 # ---- registers: one description per IP -> RTL register block, C header, docs table ----------
-REG_DESC := $(wildcard rtl/*/regs.toml)
+# The engine's IPs: rtl/<ip>/regs.toml; the SoC's peripherals: rtl/soc/regs/<name>.toml.
+REG_DESC := $(wildcard rtl/*/regs.toml) $(wildcard rtl/soc/regs/*.toml)
+REG_NAMES := $(foreach f,$(REG_DESC),$(if $(filter rtl/soc/regs/%,$(f)),$(basename $(notdir $(f))),$(notdir $(patsubst %/,%,$(dir $(f))))))
 GEN      := $(BUILD)/gen
-REG_SV   := $(patsubst rtl/%/regs.toml,$(GEN)/rtl/%_regs.sv,$(REG_DESC))
-REG_H    := $(patsubst rtl/%/regs.toml,$(GEN)/include/se/hw/%_regs.h,$(REG_DESC))
+REG_SV   := $(patsubst %,$(GEN)/rtl/%_regs.sv,$(REG_NAMES))
+REG_H    := $(patsubst %,$(GEN)/include/se/hw/%_regs.h,$(REG_NAMES))
 
-# The pk engine's microcode ROM, slot map and program table come from rtl/pk/ucode.py the same way.
-$(GEN)/regs.stamp: $(REG_DESC) tools/regtool.py rtl/pk/ucode.py | $(SETUP_DONE)
+# The pk engine's microcode ROM, slot map and program table come from rtl/pk/ucode.py the same way,
+# and the SoC's memory map (decoder constants, C header, docs/memory_map.md) from rtl/soc/memmap.toml.
+$(GEN)/regs.stamp: $(REG_DESC) tools/regtool.py rtl/pk/ucode.py rtl/soc/memmap.toml tools/memmap.py | $(SETUP_DONE)
 	$(PY) tools/regtool.py $(REG_DESC) --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
 	$(PY) rtl/pk/ucode.py --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
+	$(PY) tools/memmap.py rtl/soc/memmap.toml --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs
 	@touch $@
-$(REG_SV) $(REG_H) $(GEN)/rtl/pk_ucode.sv $(GEN)/include/se/hw/pk_ucode.h: $(GEN)/regs.stamp
+$(REG_SV) $(REG_H) $(GEN)/rtl/pk_ucode.sv $(GEN)/include/se/hw/pk_ucode.h \
+    $(GEN)/rtl/soc_memmap.svh $(GEN)/include/se/hw/soc_memmap.h: $(GEN)/regs.stamp
 regs: $(GEN)/regs.stamp
 
 # ---- RTL sources, in dependency order (rtl/engine/sources.f); the engine top is rtl/engine/se_engine.sv
@@ -141,6 +147,16 @@ $(BUILD)/%/empty.elf: sw/apps/subset/empty.c | $(SETUP_DONE)
 	@mkdir -p $(@D)
 	$(RV_CC) -march=$* -mabi=ilp32 $(RV_CFLAGS) --crt0=minimal -Wl,--gc-sections $< -o $@
 
+# ---- the node: SoC (rtl/soc) + simulator (sim/node) + firmware (sw/node, sw/apps) ----------
+include sim/node/node.mk
+include sw/node/fw.mk
+$(eval $(call FW_APP,opserver))
+$(eval $(call FW_APP,nodebench))
+$(eval $(call FW_APP,nodebench-full,nodebench,-DNODEBENCH_FULL=1))
+
+# Everything the node's tests, --backend soc and the node bench need.
+node: node-sim firmware
+
 # ---- constant-time harnesses (run under valgrind by the test suite) ----------
 # The library is built again with SE_CTGRIND, same optimisation, so SE_CT_DECLASSIFY marks
 # the values that are public by design (verdicts, signatures) for valgrind.
@@ -161,15 +177,15 @@ $(BUILD)/host/ct/%: tests/ct/%.c $(BUILD)/ctgrind/libsecrypto.a
 ct: $(patsubst tests/ct/%.c,$(BUILD)/host/ct/%,$(CT_SRC))
 
 # ---- the named jobs -----------------------------------------------------------
-test: cli cross ct
-	@echo "== test: pytest tests/ (backends sw and rtl, RTL unit tests)"
-	$(PY) -m pytest tests -q $(PYTEST_ARGS)
+test: cli cross ct node
+	@echo "== test: pytest tests/ (backends sw, rtl and soc, RTL unit tests, the node), two workers"
+	$(PY) -m pytest tests -q -n 2 --dist loadfile $(PYTEST_ARGS)
 
-demo: cli
-	@echo "== demo: CLI walkthrough (sw backend)"
+demo: cli node
+	@echo "== demo: CLI walkthrough (backends sw, rtl, soc)"
 	@tools/demo.sh
 
-bench: cli cross
+bench: cli cross node
 	@echo "== bench: build/reports/bench.{json,md}"
 	$(PY) tools/bench.py --out $(BUILD)/reports
 
@@ -178,7 +194,7 @@ synth: regs
 	$(PY) tools/synth.py --out $(BUILD)/reports
 
 # Every RTL module (file name = module name) is linted as a top over all engine sources.
-lint: $(BUILD)/host/libsecrypto.a cross cli
+lint: $(BUILD)/host/libsecrypto.a cross cli regs
 	@echo "== lint: host, rv32i and rv32im builds are warning-free (-Werror)"
 	@echo "== lint: Verilator -Wall on every module; Yosys reads and elaborates the engine"
 	@for f in $(RTL_ENGINE); do \
@@ -186,8 +202,18 @@ lint: $(BUILD)/host/libsecrypto.a cross cli
 	    echo "   $$f: clean"; \
 	done
 	yosys -q -p "$(foreach f,$(RTL_ENGINE),read_verilog -sv $(f);) hierarchy -check -top se_engine"
+	@echo "== lint: the SoC (rtl/soc, PicoRV32 waived by rtl/soc/picorv32.vlt), both core configurations"
+	@for f in $(filter %.sv,$(SOC_RTL)); do \
+	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) rtl/soc/picorv32.vlt $(PICORV32_V) \
+	        $(RTL_ENGINE) $(SOC_RTL) || exit 1; \
+	    echo "   $$f: clean"; \
+	done
+	@for m in 0 1; do $(VERILATOR) --lint-only -Wall --top-module soc_top -GRV32M=$$m rtl/soc/picorv32.vlt \
+	    $(PICORV32_V) $(RTL_ENGINE) $(SOC_RTL) || exit 1; done
+	yosys -q -p "read_verilog -sv $(PICORV32_V); $(foreach f,$(RTL_ENGINE) $(SOC_RTL),read_verilog -sv $(f);) hierarchy -check -top soc_top"
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 	$(PY) rtl/pk/ucode.py --md docs/regs --check-md
+	$(PY) tools/memmap.py rtl/soc/memmap.toml --check-md docs
 
 clean:
 	rm -rf $(BUILD)

@@ -16,7 +16,7 @@ _passed = defaultdict(int)
 
 def pytest_addoption(parser):
     parser.addoption("--backend", default=os.environ.get("SE_BACKEND", "all"),
-                     help="CLI backend the vector suites run on: sw, rtl, or all (default) for every "
+                     help="CLI backend the vector suites run on: sw, rtl, soc, or all (default) for every "
                           "backend a test module declares with @pytest.mark.backends(...)")
 
 
@@ -122,6 +122,18 @@ def vectors():
 def seed():
     """Seed of the randomised cross-checks; set SE_TEST_SEED to replay a failure."""
     return int(os.environ.get("SE_TEST_SEED", "20261122"))
+
+
+# Under pytest-xdist (make test runs two workers) each worker counts its own vectors: the counts
+# travel back to the controller with the worker's output and are added up there.
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["vectors_passed"] = dict(_passed)
+
+
+def pytest_testnodedown(node, error):
+    for kind, n in getattr(node, "workeroutput", {}).get("vectors_passed", {}).items():
+        _passed[kind] += n
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -46,3 +46,39 @@ def parse(path):
                 record[line] = True
     if record:
         yield dict(section), record
+
+
+def ccm_records(path):
+    """The CCM files keep Key/Nonce and the lengths in headers above the records, partly in
+    `[Alen = 0, Plen = 0, ...]` brackets; a record is complete at the next Count/header/EOF."""
+    state, open_rec = {}, False
+    with open(path, encoding="latin-1") as f:
+        lines = [x.strip() for x in f] + ["[EOF]"]
+    for line in lines:
+        if not line or line.startswith("#"):
+            continue
+        m = re.fullmatch(r"\[(.*)\]", line)
+        key = line.split("=", 1)[0].strip() if "=" in line else None
+        if open_rec and (m or key in ("Count", "Key")):
+            yield dict(state)
+            open_rec = False
+        if m:
+            for part in m.group(1).split(","):
+                if "=" in part:
+                    k, v = (s.strip() for s in part.split("=", 1))
+                    state[k] = v
+        elif key == "Count":
+            for k in ("Adata", "Payload", "CT", "Result"):
+                state.pop(k, None)
+            open_rec = True
+        elif key:
+            state[key] = line.split("=", 1)[1].strip()
+
+
+def ccm_fields(r):
+    alen, plen, tlen = int(r["Alen"]), int(r["Plen"]), int(r["Tlen"])
+    ct = r["CT"].lower()
+    assert len(ct) == 2 * (plen + tlen) and len(r["Nonce"]) == 2 * int(r["Nlen"])
+    payload = r["Payload"].lower()[: 2 * plen] if "Payload" in r else None
+    return (r["Key"].lower(), r["Nonce"].lower(), r["Adata"].lower()[: 2 * alen], payload,
+            ct[: 2 * plen], ct[2 * plen:], tlen)

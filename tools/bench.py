@@ -132,6 +132,102 @@ def rtl_full_vectors():
     return res
 
 
+# ---- the node: SW vs SW+HW (sw/apps/nodebench on sim/node) ------------------------------------
+NODE_CONFIGS = ("sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im")
+NODE_OPS = {  # phase name in nodebench.c -> (op, curve, extra fields)
+    "ecdsa_keygen": ("ecdsa_keygen", "secp256r1", {}),
+    "ecdsa_sign": ("ecdsa_sign", "secp256r1", {}),
+    "ecdsa_verify": ("ecdsa_verify", "secp256r1", {}),
+    "ecdh": ("ecdh", "secp256r1", {}),
+    "ecsm_secp160r1": ("ecsm", "secp160r1", {}),
+    "ecsm_secp192r1": ("ecsm", "secp192r1", {}),
+    "ecsm_secp224r1": ("ecsm", "secp224r1", {}),
+    "ecsm_secp256r1": ("ecsm", "secp256r1", {}),
+    "ecsm_b233": ("ecsm", "sect233r1", {}),
+    "x25519": ("x25519", "curve25519", {}),
+    "aes128_ecb_1k": ("aes", None, {"mode": "ecb", "key_bits": 128, "msg_bytes": 1024}),
+    "aes128_cbc_1k": ("aes", None, {"mode": "cbc", "key_bits": 128, "msg_bytes": 1024}),
+    "aes128_ctr_1k": ("aes", None, {"mode": "ctr", "key_bits": 128, "msg_bytes": 1024}),
+    "aes128_gcm_1k": ("aead", None, {"mode": "gcm", "key_bits": 128, "msg_bytes": 1024, "aad_bytes": 13}),
+    "aes128_ccm_1k": ("aead", None, {"mode": "ccm", "key_bits": 128, "msg_bytes": 1024, "aad_bytes": 13}),
+    "sha256_1k": ("sha256", None, {"msg_bytes": 1024}),
+}
+
+
+def _run_nodebench(config):
+    arch = config.rsplit("-", 1)[1]
+    # SE_NODE_FULL=1: every operation in every configuration (software ECC: hours of simulation).
+    app = "nodebench-full" if os.environ.get("SE_NODE_FULL") == "1" else "nodebench"
+    elf = ROOT / "build" / "fw" / config / f"{app}.elf"
+    rep = ROOT / "build" / "reports" / f"node-{config}.json"
+    proc = subprocess.run([str(ROOT / "build" / "sim" / arch / "node"), "--elf", str(elf), "--max-cycles", "0",
+                           "--seed", "1", "--report", str(rep)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"bench: nodebench on {config} failed ({proc.returncode}): {proc.stderr[-800:]}")
+    lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
+    bad = [l for l in lines if l.get("status", 0) != 0]
+    if bad:
+        sys.exit(f"bench: nodebench on {config}: failed operations {bad}")
+    stack = next((l["stack_peak"] for l in lines if "stack_peak" in l), None)
+    return config, json.loads(rep.read_text()), stack, size_of(elf)
+
+
+def node_results():
+    """Runs the node benchmark firmware in every configuration (two simulations at a time) and
+    returns one result per operation and configuration, plus sizes and the simulator's speed."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        # The slowest (software on RV32I) first, the quick ones beside it.
+        runs = list(pool.map(_run_nodebench, ("sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i", "sw-rv32im")))
+    res, base_cycles = [], {}
+    for config, rep, stack, (text, data, bss) in runs:
+        for ph in rep["phases"]:
+            op, curve, extra = NODE_OPS[ph["name"]]
+            busy = ph["engine_busy_cycles"]
+            r = dict(op=op, curve=curve, where="node", config=config, phase=ph["name"], cycles=ph["cycles"],
+                     cpu_active_cycles=ph["cpu_active_cycles"], cpu_sleep_cycles=ph["cpu_sleep_cycles"],
+                     cpu_asleep_share=round(ph["cpu_sleep_cycles"] / ph["cycles"], 4) if ph["cycles"] else 0.0,
+                     engine_busy_cycles=busy, icache_misses=rep["icache_misses"], **extra)
+            if config == "sw-rv32i":
+                base_cycles[ph["name"]] = ph["cycles"]
+            res.append(r)
+        res.append(dict(op="firmware_size", curve=None, where="node", config=config, module="nodebench",
+                        text_bytes=text, data_bytes=data, bss_bytes=bss, stack_peak_bytes=stack))
+        res.append(dict(op="sim_speed", curve=None, where="node", config=config, cycles=rep["cycles"],
+                        wall_seconds=rep["wall_seconds"], cycles_per_second=rep["cycles_per_second"],
+                        note="whole nodebench run, Verilated soc_top, one core of this machine"))
+    for r in res:
+        if r["op"] not in ("firmware_size", "sim_speed") and r["phase"] in base_cycles:
+            r["speedup_vs_sw_rv32i"] = round(base_cycles[r["phase"]] / r["cycles"], 2)
+    return res
+
+
+def node_md(results):
+    node = [r for r in results if r["where"] == "node" and r["op"] not in ("firmware_size", "sim_speed")]
+    if not node:
+        return []
+    lines = ["", "## The node: SW vs SW+HW (cycles; speed-up vs sw-rv32i; CPU asleep)", "",
+             "| operation | " + " | ".join(NODE_CONFIGS) + " |", "| --- |" + " ---: |" * len(NODE_CONFIGS)]
+    for phase in NODE_OPS:
+        row = {r["config"]: r for r in node if r["phase"] == phase}
+        cells = []
+        for c in NODE_CONFIGS:
+            r = row.get(c)
+            cells.append("-" if r is None else f"{r['cycles']:,} ({r['speedup_vs_sw_rv32i']}x, "
+                         f"{100 * r['cpu_asleep_share']:.0f}% asleep)")
+        lines.append(f"| {phase} | " + " | ".join(cells) + " |")
+    lines += ["", "I-cache misses: not applicable (PicoRV32 has no cache).", "",
+              "| firmware (nodebench) | .text | .data | .bss | peak stack | sim cycles/s |",
+              "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for c in NODE_CONFIGS:
+        sz = next((r for r in results if r["op"] == "firmware_size" and r["config"] == c), None)
+        sp = next((r for r in results if r["op"] == "sim_speed" and r["config"] == c), None)
+        if sz and sp:
+            lines.append(f"| {c} | {sz['text_bytes']} | {sz['data_bytes']} | {sz['bss_bytes']} | "
+                         f"{sz['stack_peak_bytes']} | {sp['cycles_per_second']:,.0f} |")
+    return lines
+
+
 def write_md(results, path):
     lines = ["# Benchmarks", "", "Generated by `make bench` (tools/bench.py); schema in docs/benchmarks.md.", ""]
     sizes = [r for r in results if r["op"] == "code_size"]
@@ -159,16 +255,21 @@ def write_md(results, path):
     if vecs:
         lines += ["", "## Complete vector sets through `--backend rtl`", "", "| kind | passed |", "| --- | ---: |"]
         lines += [f"| {r['kind']} | {r['passed']} |" for r in vecs]
+    lines += node_md(results)
     path.write_text("\n".join(lines) + "\n")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="build/reports")
+    ap.add_argument("--only", choices=["node"], help="measure only this part (the node: about half an hour)")
     args = ap.parse_args()
     out = ROOT / args.out
     out.mkdir(parents=True, exist_ok=True)
-    results = module_sizes() + subset_sizes() + rtl_cycles() + pk_cycles() + rtl_full_vectors()
+    if args.only == "node":
+        results = node_results()
+    else:
+        results = module_sizes() + subset_sizes() + rtl_cycles() + pk_cycles() + rtl_full_vectors() + node_results()
     (out / "bench.json").write_text(json.dumps({"schema": 1, "results": results}, indent=1) + "\n")
     write_md(results, out / "bench.md")
     print((out / "bench.md").read_text())

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBS="gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf yosys openssl cmake valgrind
-      libjansson-dev sqlite3 python3-venv make gcc pkg-config"
+      libjansson-dev sqlite3 python3-venv make gcc g++ pkg-config zlib1g-dev liblz4-dev"
 
 missing=""
 for p in $DEBS; do
@@ -30,4 +30,5 @@ if [ ! -f "$stamp" ] || ! cmp -s tools/requirements.txt "$stamp"; then
     .venv/bin/python -m pip install -q -r tools/requirements.txt
     cp tools/requirements.txt "$stamp"
 fi
+touch "$stamp" # newer than this script: make does not run it again until something changes
 echo "setup: ok"

@@ -16,7 +16,8 @@ module aes_wb #(
   output logic      [31:0] wb_dat_o,
   output logic             wb_ack_o,
   output logic             wb_err_o,
-  output logic             irq_o
+  output logic             irq_o,
+  output logic             busy_o   // the engine is busy (what BUSY_CYCLES counts)
 );
 
   logic        req, we, reg_err;
@@ -89,6 +90,7 @@ module aes_wb #(
   end
 
   assign irq_o = intr_done && intr_enable_done;
+  assign busy_o = busy;
 
   // ERR bits are for software to read; nothing in hardware depends on them.
   logic unused_err;

@@ -17,7 +17,8 @@ module se_engine #(
   output logic      [31:0] wb_dat_o,
   output logic             wb_ack_o,
   output logic             wb_err_o,
-  output logic             irq_o
+  output logic             irq_o,
+  output logic      [3:0]  busy_o    // {GF2M, PK, SHA, AES} busy, for observation
 );
 
   localparam int NumIps = 4;
@@ -42,25 +43,25 @@ module se_engine #(
   aes_wb #(.PtbufBlocks(PtbufBlocks)) u_aes (
     .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[0]), .wb_stb_i(wb_stb_i), .wb_we_i,
     .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
-    .wb_dat_o(dat_aes), .wb_ack_o(ack[0]), .wb_err_o(err[0]), .irq_o(irq[0])
+    .wb_dat_o(dat_aes), .wb_ack_o(ack[0]), .wb_err_o(err[0]), .irq_o(irq[0]), .busy_o(busy_o[0])
   );
 
   sha_wb u_sha (
     .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[1]), .wb_stb_i(wb_stb_i), .wb_we_i,
     .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
-    .wb_dat_o(dat_sha), .wb_ack_o(ack[1]), .wb_err_o(err[1]), .irq_o(irq[1])
+    .wb_dat_o(dat_sha), .wb_ack_o(ack[1]), .wb_err_o(err[1]), .irq_o(irq[1]), .busy_o(busy_o[1])
   );
 
   pk_wb u_pk (
     .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[2]), .wb_stb_i(wb_stb_i), .wb_we_i,
     .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
-    .wb_dat_o(dat_pk), .wb_ack_o(ack[2]), .wb_err_o(err[2]), .irq_o(irq[2])
+    .wb_dat_o(dat_pk), .wb_ack_o(ack[2]), .wb_err_o(err[2]), .irq_o(irq[2]), .busy_o(busy_o[2])
   );
 
   gf2m_wb u_gf2m (
     .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[3]), .wb_stb_i(wb_stb_i), .wb_we_i,
     .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
-    .wb_dat_o(dat_gf2m), .wb_ack_o(ack[3]), .wb_err_o(err[3]), .irq_o(irq[3])
+    .wb_dat_o(dat_gf2m), .wb_ack_o(ack[3]), .wb_err_o(err[3]), .irq_o(irq[3]), .busy_o(busy_o[3])
   );
 
   logic hole;

@@ -15,7 +15,8 @@ module gf2m_wb (
   output logic      [31:0] wb_dat_o,
   output logic             wb_ack_o,
   output logic             wb_err_o,
-  output logic             irq_o
+  output logic             irq_o,
+  output logic             busy_o   // the engine is busy (what BUSY_CYCLES counts)
 );
 
   localparam logic [3:0] ResOk = 4'd0, ResBadPoint = 4'd1, ResInfinity = 4'd2, ResBadScalar = 4'd3,
@@ -91,6 +92,7 @@ module gf2m_wb (
   end
 
   assign irq_o = intr_done && intr_enable_done;
+  assign busy_o = busy;
 
   logic unused_err;
   assign unused_err = err_cmd_dropped;

@@ -16,7 +16,8 @@ module pk_wb #(
   output logic      [31:0] wb_dat_o,
   output logic             wb_ack_o,
   output logic             wb_err_o,
-  output logic             irq_o
+  output logic             irq_o,
+  output logic             busy_o   // the engine is busy (what BUSY_CYCLES counts)
 );
 
   logic        req, we, reg_err;
@@ -71,6 +72,7 @@ module pk_wb #(
   end
 
   assign irq_o = intr_done && intr_enable_done;
+  assign busy_o = busy;
 
   logic unused_err;
   assign unused_err = err_cmd_dropped;

@@ -13,7 +13,8 @@ module sha_wb (
   output logic      [31:0] wb_dat_o,
   output logic             wb_ack_o,
   output logic             wb_err_o,
-  output logic             irq_o
+  output logic             irq_o,
+  output logic             busy_o   // the engine is busy (what BUSY_CYCLES counts)
 );
 
   logic        req, we, reg_err;
@@ -69,6 +70,7 @@ module sha_wb (
   end
 
   assign irq_o = intr_done && intr_enable_done;
+  assign busy_o = busy;
 
   logic unused_err;
   assign unused_err = err_cmd_dropped;

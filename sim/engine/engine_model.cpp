@@ -93,6 +93,15 @@ extern "C" int se_hal_take_fault(void)
     return f;
 }
 
+// The engine has no CPU to put to sleep: run the clock until its interrupt line rises (a bounded
+// stretch, so a driver waiting on a disabled interrupt still gets back to its poll limit).
+extern "C" void se_hal_sleep(void)
+{
+    ensure_model();
+    for (int n = 0; n < (1 << 20) && !top->irq_o; n++)
+        tick();
+}
+
 extern "C" uint64_t se_engine_model_cycles(void)
 {
     return cycles;

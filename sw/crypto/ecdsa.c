@@ -79,8 +79,8 @@ static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, 
 
 /* r = x(kG) mod n, s = k^-1 (e + r d) mod n, all constant time in k and d.
  * Returns SE_ERR_BAD_SIGNATURE in the (negligible) case r = 0 or s = 0. */
-static se_status sign_with(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
-                           uint8_t *sig)
+se_status se_ecdsa_sign_values(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                               uint8_t *sig)
 {
     const se_mod *n = &c->n;
     uint8_t point[1 + 2 * SE_BN_MAX_BYTES];
@@ -150,7 +150,7 @@ se_status se_ecdsa_sign_hash(const se_ec_curve *c, const uint8_t *priv, size_t p
     }
     hash_to_e(c, &e, hash, hash_len);
     rfc6979_nonce(c, &d, &e, extra, extra_len, &k);
-    st = sign_with(c, &d, &e, &k, sig);
+    st = se_ecdsa_sign_values(c, &d, &e, &k, sig);
     se_ct_wipe(&d, sizeof d);
     se_ct_wipe(&k, sizeof k);
     se_ct_wipe(extra, sizeof extra);
@@ -168,7 +168,7 @@ se_status se_ecdsa_sign_hash_with_k(const se_ec_curve *c, const uint8_t *priv, s
     if (st != SE_OK)
         return st;
     hash_to_e(c, &e, hash, hash_len);
-    return sign_with(c, &d, &e, &k, sig);
+    return se_ecdsa_sign_values(c, &d, &e, &k, sig);
 }
 
 se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t pub_len,
@@ -176,7 +176,7 @@ se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t 
                                size_t sig_len)
 {
     const se_mod *n = &c->n;
-    se_bn r, s, e, w, u1, u2, x, exp, two;
+    se_bn r, s, e;
     se_status st = c->ops->validate(c, pub, pub_len);
 
     if (st != SE_OK)
@@ -188,21 +188,30 @@ se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t 
     if (se_bn_is_zero(&r) || se_bn_is_zero(&s) || !se_bn_lt(&r, &n->m) || !se_bn_lt(&s, &n->m))
         return SE_ERR_BAD_SIGNATURE;
     hash_to_e(c, &e, hash, hash_len);
+    return se_ecdsa_verify_values(c, pub, pub_len, &e, &r, &s);
+}
+
+se_status se_ecdsa_verify_values(const se_ec_curve *c, const uint8_t *pub, size_t pub_len,
+                                 const se_bn *e, const se_bn *r, const se_bn *s)
+{
+    const se_mod *n = &c->n;
+    se_bn w, u1, u2, x, exp, two;
+
     if (c->ops->verify != NULL)
-        return c->ops->verify(c, pub, pub_len, &e, &r, &s);
+        return c->ops->verify(c, pub, pub_len, e, r, s);
     /* w = s^-1; u1 = e w; u2 = r w (values public: a simple Fermat inverse) */
     memset(&two, 0, sizeof two);
     two.v[0] = 2;
     se_bn_sub(&exp, &n->m, &two);
-    se_mod_to_mont(n, &w, &s);
+    se_mod_to_mont(n, &w, s);
     se_mod_exp_mont(n, &w, &w, &exp);
-    se_mod_mul(n, &u1, &w, &e);  /* (w R)(e)/R = w e, plain */
-    se_mod_mul(n, &u2, &w, &r);
-    st = c->ops->mul2_x(c, &u1, &u2, pub, pub_len, &x);
+    se_mod_mul(n, &u1, &w, e);  /* (w R)(e)/R = w e, plain */
+    se_mod_mul(n, &u2, &w, r);
+    se_status st = c->ops->mul2_x(c, &u1, &u2, pub, pub_len, &x);
     if (st != SE_OK)
         return st == SE_ERR_INFINITY ? SE_ERR_BAD_SIGNATURE : st;
     se_mod_reduce(n, &x, &x);
-    return se_bn_eq(&x, &r) ? SE_OK : SE_ERR_BAD_SIGNATURE;
+    return se_bn_eq(&x, r) ? SE_OK : SE_ERR_BAD_SIGNATURE;
 }
 
 /* ---- DER ---------------------------------------------------------------------------------- */

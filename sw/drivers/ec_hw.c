@@ -14,10 +14,25 @@ typedef struct {
     se_drv_ec_params d;
 } params;
 
-static void get_params(const se_ec_curve *c, params *q)
+/* The last curve's conversion is kept, keyed by the curve's own values (a curve object may be
+ * reused for another curve at the same address): firmware doing many operations on one curve
+ * converts it once (each conversion is four Montgomery products in software). */
+static struct {
+    se_bn p, n, a, b, gx, gy;
+    params q;
+    int valid;
+} last;
+
+static const se_drv_ec_params *get_params(const se_ec_curve *c)
 {
     const size_t pl = c->field_bytes, nl = c->n.bytes;
+    params *q = &last.q;
     se_bn t;
+    if (last.valid && memcmp(&last.p, &c->p.m, sizeof t) == 0 && memcmp(&last.n, &c->n.m, sizeof t) == 0 &&
+        memcmp(&last.a, &c->a, sizeof t) == 0 && memcmp(&last.b, &c->b, sizeof t) == 0 &&
+        memcmp(&last.gx, &c->gx, sizeof t) == 0 && memcmp(&last.gy, &c->gy, sizeof t) == 0 &&
+        q->d.p_len == pl && q->d.n_len == nl)
+        return &q->d;
     se_bn_to_bytes(q->p, pl, &c->p.m);
     se_bn_to_bytes(q->n, nl, &c->n.m);
     se_mod_from_mont(&c->p, &t, &c->a);
@@ -29,19 +44,26 @@ static void get_params(const se_ec_curve *c, params *q)
     se_mod_from_mont(&c->p, &t, &c->gy);
     se_bn_to_bytes(q->gy, pl, &t);
     q->d = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, pl, nl};
+    last.p = c->p.m;
+    last.n = c->n.m;
+    last.a = c->a;
+    last.b = c->b;
+    last.gx = c->gx;
+    last.gy = c->gy;
+    last.valid = 1;
+    return &q->d;
 }
 
 static se_status pk_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
 {
-    params q;
     const uint8_t *xy = se_ec_point_xy(c, pub, len);
     if (xy == NULL)
         return SE_ERR_INVALID_POINT;
-    get_params(c, &q);
-    se_status st = se_drv_pk_validate(&q.d, xy, xy + c->field_bytes);
+    const se_drv_ec_params *cp = get_params(c);
+    se_status st = se_drv_pk_validate(cp, xy, xy + c->field_bytes);
     if (st == SE_OK && c->h != 1) { /* cofactor: the point must be in the order-n subgroup */
         uint8_t x[FB], y[FB];
-        st = se_drv_pk_mul(&q.d, q.n, xy, xy + c->field_bytes, x, y);
+        st = se_drv_pk_mul(cp, cp->n, xy, xy + c->field_bytes, x, y);
         st = st == SE_ERR_INFINITY ? SE_OK : st == SE_OK ? SE_ERR_INVALID_POINT : st;
     }
     return st;
@@ -50,16 +72,15 @@ static se_status pk_validate(const se_ec_curve *c, const uint8_t *pub, size_t le
 static se_status pk_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
                         uint8_t *out)
 {
-    params q;
     uint8_t kb[FB];
     const size_t fb = c->field_bytes;
     const uint8_t *xy = NULL;
     if (pub != NULL && (xy = se_ec_point_xy(c, pub, len)) == NULL)
         return SE_ERR_INVALID_POINT;
-    get_params(c, &q);
+    const se_drv_ec_params *cp = get_params(c);
     se_bn_to_bytes(kb, c->n.bytes, k);
     out[0] = 0x04;
-    se_status st = se_drv_pk_mul(&q.d, kb, xy, xy ? xy + fb : NULL, out + 1, out + 1 + fb);
+    se_status st = se_drv_pk_mul(cp, kb, xy, xy ? xy + fb : NULL, out + 1, out + 1 + fb);
     se_ct_wipe(kb, sizeof kb);
     return st;
 }
@@ -67,14 +88,13 @@ static se_status pk_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub
 static se_status pk_sign(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
                          uint8_t *sig)
 {
-    params q;
     uint8_t db[FB], kb[FB], eb[FB];
     const size_t nl = c->n.bytes;
-    get_params(c, &q);
+    const se_drv_ec_params *cp = get_params(c);
     se_bn_to_bytes(db, nl, d);
     se_bn_to_bytes(kb, nl, k);
     se_bn_to_bytes(eb, nl, e);
-    se_status st = se_drv_pk_ecdsa_sign(&q.d, db, kb, eb, sig, sig + nl);
+    se_status st = se_drv_pk_ecdsa_sign(cp, db, kb, eb, sig, sig + nl);
     se_ct_wipe(db, sizeof db);
     se_ct_wipe(kb, sizeof kb);
     return st;
@@ -83,17 +103,16 @@ static se_status pk_sign(const se_ec_curve *c, const se_bn *d, const se_bn *e, c
 static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
                            const se_bn *r, const se_bn *s)
 {
-    params q;
     uint8_t eb[FB], rb[FB], sb[FB];
     const size_t nl = c->n.bytes;
     const uint8_t *xy = se_ec_point_xy(c, pub, len);
     if (xy == NULL)
         return SE_ERR_INVALID_POINT;
-    get_params(c, &q);
+    const se_drv_ec_params *cp = get_params(c);
     se_bn_to_bytes(eb, nl, e);
     se_bn_to_bytes(rb, nl, r);
     se_bn_to_bytes(sb, nl, s);
-    return se_drv_pk_ecdsa_verify(&q.d, xy, xy + c->field_bytes, eb, rb, sb);
+    return se_drv_pk_ecdsa_verify(cp, xy, xy + c->field_bytes, eb, rb, sb);
 }
 
 /* mul2_x is not needed: verify runs whole on the engine. */

@@ -29,8 +29,17 @@ static int command(uint32_t op, uint32_t slot, uint32_t prog)
     uint32_t base = SE_HAL_PK_BASE;
     if (se_drv_wait(base + SE_PK_STATUS, BIT(CMD_READY), BIT(CMD_READY)) != SE_OK)
         return -1;
+    /* Programs run for up to a million cycles: sleep until DONE. WRITE/READ/INSN/CLEAR take a few
+     * cycles: poll. */
+    int sleep = op == SE_PK_CMD_OP_RUN;
+    if (sleep) {
+        wr(SE_PK_INTR_STATE, 1u << SE_PK_INTR_STATE_DONE_SHIFT);
+        wr(SE_PK_INTR_ENABLE, 1u << SE_PK_INTR_ENABLE_DONE_SHIFT);
+    }
     wr(SE_PK_CMD, op << SE_PK_CMD_OP_SHIFT | slot << SE_PK_CMD_SLOT_SHIFT | prog << SE_PK_CMD_PROG_SHIFT);
-    if (se_drv_wait_n(base + SE_PK_STATUS, BIT(BUSY), 0, SE_DRV_PK_POLL_LIMIT) != SE_OK)
+    if ((sleep ? se_drv_sleep_until_idle(base + SE_PK_STATUS, BIT(BUSY), base + SE_PK_INTR_STATE,
+                                                 base + SE_PK_INTR_ENABLE)
+               : se_drv_wait_n(base + SE_PK_STATUS, BIT(BUSY), 0, SE_DRV_PK_POLL_LIMIT)) != SE_OK)
         return -1;
     uint32_t status = rd(SE_PK_STATUS);
     if (rd(SE_PK_ERR) != 0 || se_hal_take_fault())

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "se/backend.h"
 #include "se/drv.h"
 #include "se/ec.h"
 #include "se/status.h"
@@ -23,39 +24,18 @@ typedef struct {
     const char *fields;  /* one-line synopsis of the request fields, for --help */
 } cli_op;
 
-/* A backend (--backend NAME): the entry points whose implementation it supplies, shaped like the
- * engine drivers' (se/drv.h). The hmac_drbg op runs only where drbg is set (the `sw` backend);
- * elsewhere it answers "not_supported". */
+/* A backend (--backend NAME): the crypto API's entry points (se/backend.h) it runs on. The
+ * hmac_drbg op runs only where drbg is set (the `sw` backend); elsewhere it answers "not_supported". */
 typedef struct {
     const char *name;
     int drbg;
-    se_status (*probe)(void); /* NULL, or checks that the backend can run */
-    se_status (*sha256)(const uint8_t *msg, size_t len, uint8_t digest[32]);
-    se_status (*hmac_sha256)(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
-                             uint8_t mac[32]);
-    se_status (*aes_crypt)(se_drv_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
-                           const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out);
-    se_status (*cbc_mac)(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
-                         uint8_t *mac, size_t mac_len);
-    se_status (*aead_encrypt)(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
-                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                              size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
-                              uint8_t *tag, size_t tag_len);
-    se_status (*aead_decrypt)(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
-                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                              size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
-                              size_t tag_len, uint8_t *pt);
-    /* Makes curve c compute on this backend (sw: the library as it is; rtl: the engine's pk or
-     * gf2m IP). ECDH, ECDSA and key ops then run over c->ops. */
-    se_status (*ec_curve)(se_ec_curve *c);
-    se_status (*x25519)(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
-    /* r = a op b mod m (a^-1 for inversion), a and b already below m, all m_len bytes. */
-    se_status (*mod)(se_drv_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
-                     const uint8_t *b, uint8_t *r);
+    const se_backend *ops;
 } cli_backend;
 
 extern const cli_backend *const cli_backends[]; /* backend.c, ended by NULL */
 extern const cli_backend *cli_be;               /* the one chosen by --backend */
+extern const se_backend cli_soc_ops;            /* soc_backend.c: operations inside the simulated node */
+extern const char *cli_node_config;             /* --node: the node configuration of --backend soc */
 
 /* Op tables, one per area, each ended by an entry with name == NULL. */
 extern const cli_op cli_ops_hash[]; /* ops_hash.c: sha256, hmac_sha256 */

@@ -135,11 +135,13 @@ static int human(const char *opname, int argc, char **argv)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: se [--backend B] batch            JSON lines in, JSON lines out\n"
-               "       se [--backend B] OP --field value  one operation, fields as flags\n"
-               "       se ops                             list operations and their fields\n"
-               "backends: sw (default, the C library), rtl (the engine drivers on a Verilator model\n"
-               "          of the engine: hash, HMAC and AES ops; ECC and DRBG ops answer not_supported)\n"
+    fprintf(f, "usage: se [--backend B] [--node C] batch            JSON lines in, JSON lines out\n"
+               "       se [--backend B] [--node C] OP --field value  one operation, fields as flags\n"
+               "       se ops                                        list operations and their fields\n"
+               "backends: sw (default, the C library), rtl (the engine drivers on a Verilator model of\n"
+               "          the engine), soc (each operation inside the simulated node: CPU, firmware,\n"
+               "          drivers and engine; hmac_drbg answers not_supported on rtl and soc)\n"
+               "nodes (--node, for soc): sw-rv32i, sw-rv32im, sw+hw-rv32i, sw+hw-rv32im (default)\n"
                "see docs/cli.md\n");
 }
 
@@ -148,8 +150,13 @@ int main(int argc, char **argv)
     const char *backend = "sw";
     int i = 1;
 
-    if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
-        backend = argv[i + 1];
+    for (;;) {
+        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0)
+            backend = argv[i + 1];
+        else if (i + 1 < argc && strcmp(argv[i], "--node") == 0)
+            cli_node_config = argv[i + 1];
+        else
+            break;
         i += 2;
     }
     cli_be = NULL;
@@ -157,11 +164,11 @@ int main(int argc, char **argv)
         if (strcmp(backend, cli_backends[b]->name) == 0)
             cli_be = cli_backends[b];
     if (cli_be == NULL) {
-        fprintf(stderr, "se: unknown backend '%s' (have: sw, rtl)\n", backend);
+        fprintf(stderr, "se: unknown backend '%s' (have: sw, rtl, soc)\n", backend);
         return 2;
     }
-    if (cli_be->probe != NULL && cli_be->probe() != SE_OK) {
-        fprintf(stderr, "se: backend '%s' does not answer its probe (NAME/VERSION registers)\n", backend);
+    if (cli_be->ops->probe != NULL && cli_be->ops->probe() != SE_OK) {
+        fprintf(stderr, "se: backend '%s' does not answer its probe (the engine's NAME/VERSION registers, or the node)\n", backend);
         return 2;
     }
     if (i >= argc || strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {

@@ -18,7 +18,7 @@ static se_status get_curve(const json_t *req, se_ec_curve *c)
         st = cli_str(req, "curve", &name);
         if (st == SE_OK)
             st = cli_fail("curve", se_ec_curve_by_name(c, name));
-        return st == SE_OK ? cli_be->ec_curve(c) : st;
+        return st == SE_OK ? cli_be->ops->ec_curve(c) : st;
     }
     static const char *const names[6] = {"p", "a", "b", "gx", "gy", "n"};
     uint8_t f[6][SE_BN_MAX_BYTES + 1];
@@ -33,7 +33,7 @@ static se_status get_curve(const json_t *req, se_ec_curve *c)
     if (st == SE_OK)
         st = cli_fail("curve", se_ec_curve_init(c, f[0], len[0], f[1], len[1], f[2], len[2], f[3],
                                                 len[3], f[4], len[4], f[5], len[5], (uint32_t)h));
-    return st == SE_OK ? cli_be->ec_curve(c) : st;
+    return st == SE_OK ? cli_be->ops->ec_curve(c) : st;
 }
 
 /* The signed value: "hash" as given, or SHA-256 of "msg". Exactly one must be present. */
@@ -252,7 +252,7 @@ static se_status mod_op(const json_t *req, json_t *resp, se_drv_mod_op kind)
     se_bn_to_bytes(ab, m.bytes, &a);
     se_bn_to_bytes(bb, m.bytes, &b);
     se_bn_to_bytes(mb, m.bytes, &m.m);
-    st = cli_be->mod(kind, mb, m.bytes, ab, bb, out);
+    st = cli_be->ops->mod(kind, mb, m.bytes, ab, bb, out);
     if (st == SE_OK)
         cli_put_hex(resp, "r", out, m.bytes);
     return st;
@@ -280,7 +280,7 @@ static se_status op_x25519(const json_t *req, json_t *resp)
         u[0] = 9;
     }
     if (st == SE_OK)
-        st = cli_be->x25519(out, k, u);
+        st = cli_be->ops->x25519(out, k, u);
     if (st == SE_OK)
         cli_put_hex(resp, "out", out, sizeof out);
     return st;

@@ -12,7 +12,7 @@ static se_status op_sha256(const json_t *req, json_t *resp)
 
     if (st != SE_OK)
         return st;
-    if ((st = cli_be->sha256(msg, len, digest)) == SE_OK)
+    if ((st = cli_be->ops->sha256(msg, len, digest)) == SE_OK)
         cli_put_hex(resp, "digest", digest, sizeof digest);
     return st;
 }
@@ -27,7 +27,7 @@ static se_status op_hmac_sha256(const json_t *req, json_t *resp)
         st = cli_hex(req, "msg", msg, sizeof msg, &len);
     if (st != SE_OK)
         return st;
-    if ((st = cli_be->hmac_sha256(key, key_len, msg, len, mac)) == SE_OK)
+    if ((st = cli_be->ops->hmac_sha256(key, key_len, msg, len, mac)) == SE_OK)
         cli_put_hex(resp, "mac", mac, sizeof mac);
     return st;
 }

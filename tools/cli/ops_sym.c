@@ -47,7 +47,7 @@ static se_status op_aes(const json_t *req, json_t *resp)
         }
     }
     if ((st = cli_hex(req, "data", in, sizeof in, &len)) == SE_OK &&
-        (st = cli_be->aes_crypt((se_drv_aes_mode)m, strcmp(dir, "dec") == 0, key, key_len, iv, in, len,
+        (st = cli_be->ops->aes_crypt((se_drv_aes_mode)m, strcmp(dir, "dec") == 0, key, key_len, iv, in, len,
                                 out)) == SE_OK)
         cli_put_hex(resp, "out", out, len);
 done:
@@ -66,7 +66,7 @@ static se_status op_cbc_mac(const json_t *req, json_t *resp)
         return st;
     if ((st = read_key(req, key, &key_len)) == SE_OK &&
         (st = cli_hex(req, "data", in, sizeof in, &len)) == SE_OK &&
-        (st = cli_be->cbc_mac(key, key_len, in, len, mac, tag_len <= 16 ? (size_t)tag_len : 17)) == SE_OK)
+        (st = cli_be->ops->cbc_mac(key, key_len, in, len, mac, tag_len <= 16 ? (size_t)tag_len : 17)) == SE_OK)
         cli_put_hex(resp, "mac", mac, (size_t)tag_len);
     se_ct_wipe(key, sizeof key);
     return st;
@@ -109,7 +109,7 @@ static se_status op_aead_encrypt(const json_t *req, json_t *resp)
         tag_len = 17; /* rejected by the backend as bad_length */
     st = aead_args(req, "pt", &mode, key, &key_len, nonce, sizeof nonce, &nonce_len, &aad_len, &len);
     if (st == SE_OK &&
-        (st = cli_be->aead_encrypt(mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len, out, tag,
+        (st = cli_be->ops->aead_encrypt(mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len, out, tag,
                                    (size_t)tag_len)) == SE_OK) {
         cli_put_hex(resp, "ct", out, len);
         cli_put_hex(resp, "tag", tag, (size_t)tag_len);
@@ -129,7 +129,7 @@ static se_status op_aead_decrypt(const json_t *req, json_t *resp)
         return st;
     st = aead_args(req, "ct", &mode, key, &key_len, nonce, sizeof nonce, &nonce_len, &aad_len, &len);
     if (st == SE_OK &&
-        (st = cli_be->aead_decrypt(mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len,
+        (st = cli_be->ops->aead_decrypt(mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len,
                                    out)) == SE_OK)
         cli_put_hex(resp, "pt", out, len);
     se_ct_wipe(key, sizeof key);

@@ -124,6 +124,16 @@ se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t 
                                const uint8_t *hash, size_t hash_len, const uint8_t *sig,
                                size_t sig_len);
 
+/* ECDSA's arithmetic on values already decoded: e = bits2int(hash) mod n, d and k in [1, n-1],
+ * r and s in [1, n-1], pub a valid point. Through the curve's sign/verify operations where it has
+ * them (an engine), else over mul and mul2_x. Results and errors as the functions above; exposed
+ * for a backend that forwards whole ECDSA operations (the CLI's --backend soc and the node's op
+ * server). */
+se_status se_ecdsa_sign_values(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                               uint8_t *sig);
+se_status se_ecdsa_verify_values(const se_ec_curve *c, const uint8_t *pub, size_t pub_len,
+                                 const se_bn *e, const se_bn *r, const se_bn *s);
+
 /* Strict DER (SEQUENCE of two positive minimal INTEGERs) <-> r || s. der needs at most
  * 2 * order_bytes + 9 bytes. Parsing rejects trailing bytes, long-form lengths where short
  * form fits, negative or non-minimal integers and values wider than order_bytes

@@ -19,4 +19,9 @@ void se_hal_write32(uint32_t offset, uint32_t value);
  * operation and report SE_ERR_BACKEND. */
 int se_hal_take_fault(void);
 
+/* Waits for an interrupt from the engine: a driver calls it between status polls of a long
+ * public-key command whose DONE interrupt it enabled. The node executes WFI (the CPU sleeps until
+ * the engine's interrupt); the engine model advances the clock until its interrupt line rises. */
+void se_hal_sleep(void);
+
 #endif

@@ -1,0 +1,96 @@
+// PicoRV32 native memory interface -> Wishbone B4 classic master, plus what the simulator observes of the core.
+// One Wishbone cycle per picorv32 request: cyc/stb follow mem_valid, and mem_ready is the ack (or
+// err) itself, so an access takes the slave's latency and nothing more (2 clocks with the
+// registered-ack slaves of the node). picorv32 holds mem_valid until mem_ready and drops it in
+// the next cycle; done_q drops stb after the response even if mem_valid stayed high, so no
+// access is ever repeated (B4 classic: a master that keeps stb after the ack starts another).
+// picorv32 has no bus-error input: an err is acknowledged to the core with read data 0 and
+// reported on bus_err_o for the simulator, which stops there.
+`default_nettype none
+
+module soc_cpu_bridge (
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  // picorv32 native memory interface
+  input  wire logic        mem_valid_i,
+  input  wire logic        mem_instr_i,
+  output logic             mem_ready_o,
+  input  wire logic [31:0] mem_addr_i,
+  input  wire logic [31:0] mem_wdata_i,
+  input  wire logic [3:0]  mem_wstrb_i,    // 0: a read (picorv32 reads whole words)
+  output logic      [31:0] mem_rdata_o,
+  // Wishbone B4 classic master
+  output logic             wb_cyc_o,
+  output logic             wb_stb_o,
+  output logic             wb_we_o,
+  output logic      [31:0] wb_adr_o,
+  output logic      [31:0] wb_dat_o,
+  output logic      [3:0]  wb_sel_o,
+  input  wire logic [31:0] wb_dat_i,
+  input  wire logic        wb_ack_i,
+  input  wire logic        wb_err_i,
+  // observation
+  output logic      [31:0] pc_o,           // address of the last instruction fetch
+  output logic             sleep_o,        // the core waits in `waitirq` (see below)
+  output logic             bus_err_o,      // one cycle per access that ended in err
+  output logic      [31:0] bus_err_addr_o,
+  output logic             bus_err_we_o
+);
+
+  // waitirq: custom-0 opcode, funct7 0000100 (picorv32's own decode of it)
+  localparam logic [6:0] OpWaitirq = 7'b0001011, F7Waitirq = 7'b0000100;
+
+  logic done_q;   // this request has had its response; wait for mem_valid to fall
+  logic resp;     // the response cycle: ack or err
+
+  assign wb_cyc_o = mem_valid_i && !done_q;
+  assign wb_stb_o = wb_cyc_o;
+  assign wb_we_o  = |mem_wstrb_i;
+  assign wb_adr_o = mem_addr_i;
+  assign wb_dat_o = mem_wdata_i;
+  assign wb_sel_o = wb_we_o ? mem_wstrb_i : 4'hf;
+
+  assign resp        = wb_cyc_o && (wb_ack_i || wb_err_i);
+  assign mem_ready_o = resp;
+  assign mem_rdata_o = (wb_cyc_o && wb_ack_i) ? wb_dat_i : 32'h0;
+
+  // Sleep. picorv32 fetches an instruction before the previous one has finished: a load or store
+  // makes its data access after fetching the next word, and a taken branch discards the word
+  // fetched after it. So a fetched waitirq (waitirq_q) means sleep only once the bus has stayed
+  // quiet for QuietCycles (the core makes no request while it waits), and any later instruction
+  // fetch ends it (the waitirq finished, or was never executed).
+  localparam int QuietCycles = 3;
+  logic fetched_waitirq, waitirq_q;
+  logic [1:0] quiet_q;   // cycles without a request, saturating at QuietCycles
+  assign fetched_waitirq = wb_cyc_o && wb_ack_i && mem_instr_i &&
+                           wb_dat_i[6:0] == OpWaitirq && wb_dat_i[31:25] == F7Waitirq;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      done_q         <= 1'b0;
+      pc_o           <= 32'h0;
+      waitirq_q      <= 1'b0;
+      quiet_q        <= 2'd0;
+      sleep_o        <= 1'b0;
+      bus_err_o      <= 1'b0;
+      bus_err_addr_o <= 32'h0;
+      bus_err_we_o   <= 1'b0;
+    end else begin
+      done_q <= mem_valid_i && (done_q || resp);
+      if (mem_valid_i && mem_instr_i) pc_o <= mem_addr_i;
+      if (fetched_waitirq) waitirq_q <= 1'b1;
+      else if (mem_valid_i && mem_instr_i) waitirq_q <= 1'b0;
+      if (mem_valid_i) quiet_q <= 2'd0;
+      else if (quiet_q != 2'(QuietCycles)) quiet_q <= quiet_q + 2'd1;
+      sleep_o <= waitirq_q && !mem_valid_i && quiet_q == 2'(QuietCycles);
+      bus_err_o <= wb_cyc_o && wb_err_i;
+      if (wb_cyc_o && wb_err_i) begin
+        bus_err_addr_o <= mem_addr_i;
+        bus_err_we_o   <= wb_we_o;
+      end
+    end
+  end
+
+endmodule
+
+`default_nettype wire

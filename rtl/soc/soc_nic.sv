@@ -1,0 +1,239 @@
+// Node packet interface (NIC0): byte streams with packet ends on the simulation side, whole packets
+// for software. RX: a 4 KiB buffer of word-aligned packets plus a queue of their lengths; software
+// sees only complete packets (RX_LEN, RX_DATA 4 bytes per read, RX_POP). TX: TX_DATA appends
+// words to a 2 KiB ring, TX_SEND turns the first LEN appended bytes into a packet that leaves
+// one byte per cycle while nic_tx_ready_i.
+// Flow control, not loss: nic_rx_ready_o is low while the next byte has no room (buffer or length
+// queue full), so the simulator holds it; a packet never exceeds 2048 bytes and the buffer holds
+// two, so draining the head packet always makes room. Only a packet longer than 2048 bytes is
+// dropped (and counted in RX_DROPPED). TX_DATA with the ring full, and TX_SEND while 16 packets
+// wait behind the one leaving, are dropped: software keeps at most 2 KiB outstanding (STATUS.TX_BUSY).
+`default_nettype none
+
+module soc_nic (
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  input  wire logic        wb_cyc_i,
+  input  wire logic        wb_stb_i,
+  input  wire logic        wb_we_i,
+  input  wire logic [11:0] wb_adr_i,
+  input  wire logic [31:0] wb_dat_i,
+  input  wire logic [3:0]  wb_sel_i,
+  output logic      [31:0] wb_dat_o,
+  output logic             wb_ack_o,
+  output logic             wb_err_o,
+  output logic             irq_o,         // level: RX_AVAIL && INTR_ENABLE.RX
+  // simulation side
+  output logic             tx_valid_o,
+  output logic      [7:0]  tx_data_o,
+  output logic             tx_last_o,
+  input  wire logic        tx_ready_i,
+  input  wire logic        rx_valid_i,
+  input  wire logic [7:0]  rx_data_i,
+  input  wire logic        rx_last_i,
+  output logic             rx_ready_o
+);
+
+  localparam int MaxLen  = 2048;        // bytes per packet
+  localparam int RxWords = 1024;        // 4 KiB
+  localparam int TxWords = 512;         // 2 KiB
+  localparam int RxAw    = $clog2(RxWords);
+  localparam int TxAw    = $clog2(TxWords);
+  localparam int RxQ     = 64;          // RX lengths queue: packets waiting
+  localparam int TxQ     = 16;          // TX lengths queue: packets sent, not yet started
+  localparam int RxQw    = $clog2(RxQ);
+  localparam int TxQw    = $clog2(TxQ);
+
+  logic        req, we, reg_err;
+  logic [11:0] addr;
+  logic [31:0] wdata, rdata;
+  logic [3:0]  be;
+
+  wb_regif #(.AddrBits(12)) u_wb (
+    .clk_i, .rst_ni, .wb_cyc_i, .wb_stb_i, .wb_we_i, .wb_adr_i, .wb_dat_i, .wb_sel_i,
+    .wb_dat_o, .wb_ack_o, .wb_err_o,
+    .req_o(req), .we_o(we), .addr_o(addr), .wdata_o(wdata), .be_o(be), .rdata_i(rdata),
+    .err_i(reg_err)
+  );
+
+  // ---------------------------------------------------------------- RX
+  // Packets start on word boundaries. Word pointers are one bit wider than the index (wrap bit).
+  logic [RxAw:0]   rx_head_q;     // first word of the head (oldest complete) packet
+  logic [RxAw:0]   rx_tail_q;     // first word of the packet being received
+  logic [11:0]     rx_cnt_q;      // bytes of the packet being received so far (0..MaxLen)
+  logic            rx_drop_q;     // discarding the rest of an over-long packet
+  logic [11:0]     rx_off_q;      // byte offset of the next RX_DATA word in the head packet
+  logic [11:0]     rxq [RxQ];     // lengths of the complete packets
+  logic [RxQw:0]   rxq_wp_q, rxq_rp_q;
+  logic            rxq_full, rx_take, rx_store, rx_commit, rx_overlong, rx_pop;
+  logic [RxAw+1:0] rx_used;       // words held: complete packets + the partial one
+  logic [11:0]     rx_cnt_next;
+  logic [RxAw-1:0] rx_waddr, rx_raddr;
+
+  logic        rx_avail, tx_busy, rx_data_rd, rx_pop_wr, tx_data_wr, tx_send_wr, intr_rx, intr_en_rx;
+  logic [11:0] rx_len, tx_send_len;
+  logic [31:0] rx_word, tx_word, rx_pop_val, rx_dropped_q;
+
+  nic_regs u_regs (
+    .clk_i, .rst_ni,
+    .req_i(req), .we_i(we), .addr_i(addr), .wdata_i(wdata), .be_i(be),
+    .rdata_o(rdata), .err_o(reg_err),
+    .status_rx_avail_i(rx_avail), .status_tx_busy_i(tx_busy),
+    .rx_len_len_i(rx_len),
+    .rx_data_i(rx_word), .rx_data_rd_o(rx_data_rd),
+    .rx_pop_o(rx_pop_val), .rx_pop_wr_o(rx_pop_wr),
+    .tx_data_o(tx_word), .tx_data_wr_o(tx_data_wr),
+    .tx_send_len_o(tx_send_len), .tx_send_wr_o(tx_send_wr),
+    .intr_state_rx_o(intr_rx), .intr_state_rx_set_i(rx_commit),
+    .intr_enable_rx_o(intr_en_rx),
+    .rx_dropped_i(rx_dropped_q)
+  );
+
+  assign rx_avail = rxq_wp_q != rxq_rp_q;
+  assign rxq_full = rxq_wp_q == {~rxq_rp_q[RxQw], rxq_rp_q[RxQw-1:0]};
+  assign rx_len   = rx_avail ? rxq[rxq_rp_q[RxQw-1:0]] : 12'h0;
+  assign rx_used  = {1'b0, rx_tail_q - rx_head_q} + {2'b0, rx_cnt_q[11:2]} + {{RxAw+1{1'b0}}, |rx_cnt_q[1:0]};
+
+  // A byte needs a new word when it starts one (rx_cnt_q[1:0] == 0); a byte past MaxLen is
+  // discarded and needs nothing.
+  assign rx_overlong = rx_cnt_q == 12'(MaxLen);
+  assign rx_ready_o  = rx_drop_q || rx_overlong ||
+                       (!rxq_full && (rx_cnt_q[1:0] != 2'd0 || rx_used < (RxAw+2)'(RxWords)));
+  assign rx_take     = rx_valid_i && rx_ready_o;
+  assign rx_store    = rx_take && !rx_drop_q && !rx_overlong;
+  assign rx_commit   = rx_store && rx_last_i;
+  assign rx_cnt_next = rx_cnt_q + 12'd1;
+  assign rx_waddr    = rx_tail_q[RxAw-1:0] + RxAw'(rx_cnt_q[11:2]);
+
+  for (genvar l = 0; l < 4; l++) begin : g_rx_lane
+    logic [7:0] mem [RxWords];
+    always_ff @(posedge clk_i) begin
+      if (rx_store && rx_cnt_q[1:0] == 2'(l)) mem[rx_waddr] <= rx_data_i;
+    end
+    // RX_DATA: bytes at or past the packet's end read as 0
+    assign rx_word[8*l +: 8] = (rx_off_q + 12'(l) < rx_len) ? mem[rx_raddr] : 8'h0;
+  end
+
+  assign rx_raddr = rx_head_q[RxAw-1:0] + RxAw'(rx_off_q[11:2]);
+  assign rx_pop   = rx_pop_wr && rx_avail;
+
+  always_ff @(posedge clk_i) begin
+    if (rx_commit) rxq[rxq_wp_q[RxQw-1:0]] <= rx_cnt_next;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rx_head_q    <= '0;
+      rx_tail_q    <= '0;
+      rx_cnt_q     <= 12'h0;
+      rx_drop_q    <= 1'b0;
+      rx_off_q     <= 12'h0;
+      rxq_wp_q     <= '0;
+      rxq_rp_q     <= '0;
+      rx_dropped_q <= 32'h0;
+    end else begin
+      if (rx_take) begin
+        if (rx_drop_q || rx_overlong) begin
+          rx_cnt_q  <= 12'h0;                       // the partial packet is forgotten
+          rx_drop_q <= !rx_last_i;
+          if (rx_last_i) rx_dropped_q <= rx_dropped_q + 32'd1;
+        end else if (rx_last_i) begin
+          rx_tail_q <= rx_tail_q + (RxAw+1)'(rx_cnt_next[11:2]) + (RxAw+1)'(|rx_cnt_next[1:0]);
+          rx_cnt_q  <= 12'h0;
+          rxq_wp_q  <= rxq_wp_q + 1'b1;
+        end else begin
+          rx_cnt_q <= rx_cnt_next;
+        end
+      end
+      if (rx_pop) begin
+        rx_head_q <= rx_head_q + (RxAw+1)'(rx_len[11:2]) + (RxAw+1)'(|rx_len[1:0]);
+        rx_off_q  <= 12'h0;
+        rxq_rp_q  <= rxq_rp_q + 1'b1;
+      end else if (rx_data_rd && rx_off_q < rx_len) begin
+        rx_off_q <= rx_off_q + 12'd4;
+      end
+    end
+  end
+
+  assign irq_o = rx_avail && intr_en_rx;
+
+  // ---------------------------------------------------------------- TX
+  logic [31:0]   txmem [TxWords];
+  logic [TxAw:0] tx_rd_q;         // word being sent
+  logic [1:0]    tx_lane_q;       // its byte
+  logic [TxAw:0] tx_com_q;        // end of the sent (committed) packets
+  logic [TxAw:0] tx_wr_q;         // end of the appended words
+  logic [11:0]   tx_rem_q;        // bytes of the current packet still to go out
+  logic [11:0]   txq [TxQ];       // lengths of the committed packets not yet started
+  logic [TxQw:0] txq_wp_q, txq_rp_q;
+  logic          txq_empty, txq_full, tx_append, tx_start, tx_beat;
+  logic [TxAw:0] tx_used, tx_appended;
+  logic [11:0]   tx_avail_bytes;
+  logic [11:0]   tx_len;
+  logic [31:0]   tx_cur;
+
+  assign txq_empty      = txq_wp_q == txq_rp_q;
+  assign txq_full       = txq_wp_q == {~txq_rp_q[TxQw], txq_rp_q[TxQw-1:0]};
+  assign tx_used        = tx_wr_q - tx_rd_q;
+  assign tx_appended    = tx_wr_q - tx_com_q;
+  assign tx_avail_bytes = {tx_appended, 2'b00};
+  // LEN is clamped to what was appended; 0 (or a full queue) sends nothing
+  assign tx_len         = (tx_send_len > tx_avail_bytes) ? tx_avail_bytes[11:0] : tx_send_len;
+  assign tx_append      = tx_data_wr && tx_used != (TxAw+1)'(TxWords);
+  assign tx_start       = tx_rem_q == 12'h0 && !txq_empty;
+  assign tx_busy        = tx_rem_q != 12'h0 || !txq_empty;
+
+  always_ff @(posedge clk_i) begin
+    if (tx_append) txmem[tx_wr_q[TxAw-1:0]] <= tx_word;
+    if (tx_send_wr && tx_len != 12'h0 && !txq_full) txq[txq_wp_q[TxQw-1:0]] <= tx_len;
+  end
+
+  assign tx_cur     = txmem[tx_rd_q[TxAw-1:0]];
+  assign tx_valid_o = tx_rem_q != 12'h0;
+  assign tx_data_o  = tx_cur[8*tx_lane_q +: 8];
+  assign tx_last_o  = tx_rem_q == 12'd1;
+  assign tx_beat    = tx_valid_o && tx_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_rd_q   <= '0;
+      tx_lane_q <= 2'd0;
+      tx_com_q  <= '0;
+      tx_wr_q   <= '0;
+      tx_rem_q  <= 12'h0;
+      txq_wp_q  <= '0;
+      txq_rp_q  <= '0;
+    end else begin
+      if (tx_send_wr) begin
+        if (tx_len != 12'h0 && !txq_full) begin
+          tx_com_q <= tx_com_q + (TxAw+1)'(tx_len[11:2]) + (TxAw+1)'(|tx_len[1:0]);
+          tx_wr_q  <= tx_com_q + (TxAw+1)'(tx_len[11:2]) + (TxAw+1)'(|tx_len[1:0]);
+          txq_wp_q <= txq_wp_q + 1'b1;
+        end else begin
+          tx_wr_q <= tx_com_q;                      // the appended bytes are discarded
+        end
+      end else if (tx_append) begin
+        tx_wr_q <= tx_wr_q + 1'b1;
+      end
+      if (tx_start) begin
+        tx_rem_q <= txq[txq_rp_q[TxQw-1:0]];
+        txq_rp_q <= txq_rp_q + 1'b1;
+      end else if (tx_beat) begin
+        tx_rem_q <= tx_rem_q - 12'd1;
+        if (tx_lane_q == 2'd3 || tx_last_o) begin    // packets start on a word boundary
+          tx_rd_q   <= tx_rd_q + 1'b1;
+          tx_lane_q <= 2'd0;
+        end else begin
+          tx_lane_q <= tx_lane_q + 2'd1;
+        end
+      end
+    end
+  end
+
+  // INTR_STATE.RX records arrivals for software; the line follows RX_AVAIL. RX_POP's value is unused.
+  logic unused;
+  assign unused = ^{intr_rx, rx_pop_val};
+
+endmodule
+
+`default_nettype wire

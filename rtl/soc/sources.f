@@ -1,0 +1,16 @@
+build/gen/rtl/soc_memmap.svh
+build/gen/rtl/sysctl_regs.sv
+build/gen/rtl/uart_regs.sv
+build/gen/rtl/intc_regs.sv
+build/gen/rtl/trng_regs.sv
+build/gen/rtl/nic_regs.sv
+rtl/soc/soc_cpu_bridge.sv
+rtl/soc/soc_bus.sv
+rtl/soc/soc_rom.sv
+rtl/soc/soc_ram.sv
+rtl/soc/soc_sysctl.sv
+rtl/soc/soc_uart.sv
+rtl/soc/soc_intc.sv
+rtl/soc/soc_trng.sv
+rtl/soc/soc_nic.sv
+rtl/soc/soc_top.sv

@@ -1,0 +1,43 @@
+# The node simulator (sim/node): Verilated rtl/soc/soc_top.sv plus the C++ harness, one binary per
+# core configuration: build/sim/rv32i/node (RV32M=0) and build/sim/rv32im/node (RV32M=1).
+# Included by the top Makefile after its own variables (PY, BUILD, GEN, VERILATOR, VERILATOR_ROOT,
+# RTL_ENGINE, SETUP_DONE).
+
+PICORV32_V := $(shell $(PY) -c "import pythondata_cpu_picorv32 as p; print(p.data_location)" 2>/dev/null)/picorv32.v
+SOC_RTL    := $(shell cat rtl/soc/sources.f 2>/dev/null)
+
+NODE_SRC := $(wildcard sim/node/*.cpp)
+NODE_HDR := $(wildcard sim/node/*.h)
+# The waiver file must come before the sources it waives.
+NODE_VLT := $(wildcard rtl/soc/picorv32.vlt)
+# Every RTL file once, in a stable order (sources.f may or may not repeat the engine's list).
+NODE_RTL := $(PICORV32_V) $(RTL_ENGINE) $(filter-out $(RTL_ENGINE) $(PICORV32_V),$(SOC_RTL))
+
+# Speed over everything: Verilator -O3, X values resolved at compile time, no assertions. The
+# model's C++ at -O2: -O3 and -march=native measured no faster (and -march=native would tie the
+# binary to the build machine). The PCH override is the engine rule's workaround for the wheel's
+# verilated.mk. FST tracing is compiled in (its writer needs liblz4-dev and zlib1g-dev).
+NODE_VFLAGS := --cc --exe --build -j 2 --top-module soc_top -O3 --x-assign fast --x-initial fast --noassert \
+               --trace-fst
+NODE_MAKEFLAGS := CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+NODE_CFLAGS := -std=c++17 -O2
+
+# $(1) = core name, $(2) = RV32M parameter value. Verilator's own make does not see flag changes,
+# so a changed node.mk starts from an empty object directory.
+define NODE_RULES
+$(BUILD)/sim/$(1)/node: $(NODE_VLT) $(NODE_RTL) rtl/engine/sources.f $(wildcard rtl/soc/sources.f) \
+        $(NODE_SRC) $(NODE_HDR) sim/node/node.mk $(GEN)/regs.stamp | $(SETUP_DONE)
+	@echo "== node-sim: Verilating soc_top for $(1) (RV32M=$(2))"
+	@mkdir -p $(BUILD)/sim/$(1)
+	$$(if $$(filter sim/node/node.mk,$$?),rm -rf $(BUILD)/sim/$(1)/obj)
+	MAKEFLAGS="$(NODE_MAKEFLAGS)" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) $(NODE_VFLAGS) -GRV32M=$(2) \
+	    -CFLAGS "$(NODE_CFLAGS) -DNODE_RV32M=$(2)" -Mdir $(BUILD)/sim/$(1)/obj -o ../node \
+	    $(NODE_VLT) $(NODE_RTL) $(abspath $(NODE_SRC)) > $(BUILD)/sim/$(1)/build.log 2>&1 \
+	    || (cat $(BUILD)/sim/$(1)/build.log; exit 1)
+	@touch $$@
+endef
+$(eval $(call NODE_RULES,rv32i,0))
+$(eval $(call NODE_RULES,rv32im,1))
+
+.PHONY: node-sim
+node-sim: $(BUILD)/sim/rv32i/node $(BUILD)/sim/rv32im/node

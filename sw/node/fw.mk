@@ -1,0 +1,76 @@
+# Firmware of the node (included by the top Makefile after RV_CC, RV_CFLAGS, DRV_FLAGS, BUILD, GEN,
+# $(GEN)/regs.stamp and the per-arch library rules). Every app is built for the four configs into
+# $(BUILD)/fw/<config>/<app>.{elf,map,size}: <config> is sw-<arch> (the crypto library alone,
+# SE_FW_HW=0) or sw+hw-<arch> (the engine drivers, SE_FW_HW=1), <arch> rv32i or rv32im, the part
+# after the last '-'. An app is the C files of sw/apps/<app>/, linked with sw/node/*.{c,S},
+# libsedrivers.a and libsecrypto.a of its arch. Add one with
+#     $(eval $(call FW_APP,<app>))
+# or a variant of another app's sources with extra compiler flags:
+#     $(eval $(call FW_APP,<name>,<source app>,<flags>))
+
+FW_CONFIGS := sw-rv32i sw-rv32im sw+hw-rv32i sw+hw-rv32im
+FW_APPS    :=
+RV_SIZE    ?= riscv64-unknown-elf-size
+
+FW_NODE_SRC := $(wildcard sw/node/*.c sw/node/*.S)
+FW_LD       := sw/node/link.ld
+
+fw_arch = $(lastword $(subst -, ,$(1)))
+fw_hw   = $(if $(findstring +hw-,$(1)),1,0)
+# -MMD: header dependencies (generated ones included) come from the compiler.
+fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(DRV_FLAGS) -Isw/node/include \
+            -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP
+# Own start.S and link.ld instead of picolibc's crt0 and picolibc.ld; integer-only printf (no
+# floating point, no %ll) keeps the ROM small.
+fw_ldflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) -nostartfiles -T $(FW_LD) \
+             -DPICOLIBC_INTEGER_PRINTF_SCANF -Wl,--gc-sections
+fw_node_obj = $(patsubst sw/node/%,$(BUILD)/fw/$(1)/node/%.o,$(basename $(FW_NODE_SRC)))
+
+# The node's objects in one config: $(1) = config.
+define FW_CONFIG_RULES
+$(BUILD)/fw/$(1)/node/%.o: sw/node/%.c $(GEN)/regs.stamp
+	@mkdir -p $$(@D)
+	$(RV_CC) $(call fw_cflags,$(1)) -c $$< -o $$@
+
+$(BUILD)/fw/$(1)/node/%.o: sw/node/%.S $(GEN)/regs.stamp
+	@mkdir -p $$(@D)
+	$(RV_CC) $(call fw_cflags,$(1)) -c $$< -o $$@
+endef
+$(foreach c,$(FW_CONFIGS),$(eval $(call FW_CONFIG_RULES,$(c))))
+
+# One app in one config: $(1) = config, $(2) = app, $(3) = its source directory under sw/apps,
+# $(4) = extra compiler flags.
+define FW_APP_CONFIG
+FW_OBJ_$(1)_$(2) := $(patsubst sw/apps/$(3)/%.c,$(BUILD)/fw/$(1)/apps/$(2)/%.o,$(wildcard sw/apps/$(3)/*.c))
+
+$(BUILD)/fw/$(1)/apps/$(2)/%.o: sw/apps/$(3)/%.c $(GEN)/regs.stamp
+	@mkdir -p $$(@D)
+	$(RV_CC) $(call fw_cflags,$(1)) $(4) -c $$< -o $$@
+
+$(BUILD)/fw/$(1)/$(2).elf: $$(FW_OBJ_$(1)_$(2)) $(call fw_node_obj,$(1)) $(FW_LD) \
+        $(BUILD)/$(call fw_arch,$(1))/libsedrivers.a $(BUILD)/$(call fw_arch,$(1))/libsecrypto.a
+	$(RV_CC) $(call fw_ldflags,$(1)) -Wl,-Map=$(BUILD)/fw/$(1)/$(2).map -o $$@ \
+	    $$(filter %.o,$$^) -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group
+
+$(BUILD)/fw/$(1)/$(2).size: $(BUILD)/fw/$(1)/$(2).elf
+	$(RV_SIZE) -A $$< > $$@
+
+firmware: $(BUILD)/fw/$(1)/$(2).elf $(BUILD)/fw/$(1)/$(2).size
+endef
+
+# An app in every config: $(eval $(call FW_APP,<app>[,<source app>[,<flags>]])).
+define FW_APP
+FW_APPS += $(1)
+$(foreach c,$(FW_CONFIGS),$(eval $(call FW_APP_CONFIG,$(c),$(1),$(or $(2),$(1)),$(3))))
+endef
+
+.PHONY: firmware
+firmware:
+
+$(eval $(call FW_APP,selftest))
+$(eval $(call FW_APP,faults))
+$(eval $(call FW_APP,nicecho))
+# The self-test's whole set in the sw configs too (hours of simulation there: see selftest.c).
+$(eval $(call FW_APP,selftest-full,selftest,-DSELFTEST_FULL=1))
+
+-include $(wildcard $(BUILD)/fw/*/node/*.d $(BUILD)/fw/*/apps/*/*.d)
