@@ -3,7 +3,15 @@
 # Included by the top Makefile after its own variables (PY, BUILD, GEN, VERILATOR, VERILATOR_ROOT,
 # RTL_ENGINE, SETUP_DONE).
 
-PICORV32_V := $(shell $(PY) -c "import pythondata_cpu_picorv32 as p; print(p.data_location)" 2>/dev/null)/picorv32.v
+# picorv32.v lives in the pythondata package inside .venv, so its path is known only after
+# `make setup`: it comes from a generated makefile, which make builds (after setup) and then reads
+# itself again. `make clean` and `make help` do not need it.
+ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+-include $(BUILD)/picorv32.mk
+endif
+$(BUILD)/picorv32.mk: tools/requirements.txt | $(SETUP_DONE)
+	@mkdir -p $(@D)
+	@echo "PICORV32_V := $$($(PY) -c 'import pythondata_cpu_picorv32 as p; print(p.data_location)')/picorv32.v" > $@
 SOC_RTL    := $(shell cat rtl/soc/sources.f 2>/dev/null)
 
 NODE_SRC := $(wildcard sim/node/*.cpp)

@@ -258,4 +258,4 @@ def test_unknown_node_config_is_a_clear_error():
         pytest.skip("build/host/se is not built")
     proc = subprocess.run([str(CLI), "--backend", "soc", "--node", "sw-rv64", "sha256", "--msg", "00"],
                           capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2 and "not built" in proc.stderr, proc.stderr
+    assert proc.returncode == 2 and "unknown node configuration" in proc.stderr, proc.stderr

@@ -47,16 +47,28 @@ static int build_dir(char *out, size_t cap)
     return snprintf(out, cap, "%s", exe) < (int)cap ? 0 : -1;
 }
 
-static void stop_node(void)
+/* Ends the simulation: EOF on its UART input ends a healthy one; `kill` ends one that stopped
+ * answering (a firmware stuck in a loop would otherwise run forever: the op server runs without a
+ * cycle budget, as a batch may be long). */
+static void stop_node_how(int kill_it)
 {
     if (child <= 0)
         return;
-    fclose(to_node); /* EOF on the UART ends the simulation */
+    if (kill_it)
+        kill(child, SIGTERM);
+    fclose(to_node);
     int status;
     waitpid(child, &status, 0);
     fclose(from_node);
     child = -1;
 }
+
+static void stop_node(void)
+{
+    stop_node_how(0);
+}
+
+static const char *const node_configs[] = {"sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im"};
 
 static se_status start_node(void)
 {
@@ -64,11 +76,17 @@ static se_status start_node(void)
     const char *config = cli_node_config ? cli_node_config : getenv("SE_NODE");
     if (config == NULL)
         config = "sw+hw-rv32im";
+    int known = 0;
+    for (size_t i = 0; i < sizeof node_configs / sizeof node_configs[0]; i++)
+        known |= strcmp(config, node_configs[i]) == 0;
     const char *arch = strrchr(config, '-');
-    if (build_dir(build, sizeof build) != 0 || arch == NULL) {
-        fprintf(stderr, "se: bad node configuration '%s'\n", config);
+    if (!known || arch == NULL) {
+        fprintf(stderr, "se: unknown node configuration '%s' (have: sw-rv32i, sw-rv32im, sw+hw-rv32i, "
+                        "sw+hw-rv32im)\n", config);
         return SE_ERR_BACKEND;
     }
+    if (build_dir(build, sizeof build) != 0)
+        return SE_ERR_BACKEND;
     snprintf(sim, sizeof sim, "%s/sim/%s/node", build, arch + 1);
     snprintf(elf, sizeof elf, "%s/fw/%s/opserver.elf", build, config);
     if (access(sim, X_OK) != 0 || access(elf, R_OK) != 0) {
@@ -76,12 +94,18 @@ static se_status start_node(void)
         return SE_ERR_BACKEND;
     }
     int in[2], out[2];
-    if (pipe(in) != 0 || pipe(out) != 0)
+    if (pipe(in) != 0)
         return SE_ERR_BACKEND;
+    if (pipe(out) != 0) {
+        close(in[0]), close(in[1]);
+        return SE_ERR_BACKEND;
+    }
     const char *report = getenv("SE_NODE_REPORT");
     child = fork();
-    if (child < 0)
+    if (child < 0) {
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
         return SE_ERR_BACKEND;
+    }
     if (child == 0) {
         dup2(in[0], 0);
         dup2(out[1], 1);
@@ -100,7 +124,16 @@ static se_status start_node(void)
     signal(SIGPIPE, SIG_IGN); /* a dead simulator is an error answer, not a dead CLI */
     to_node = fdopen(in[1], "wb");
     from_node = fdopen(out[0], "rb");
-    atexit(stop_node);
+    static int registered;
+    if (!registered)
+        registered = atexit(stop_node) == 0;
+    if (to_node == NULL || from_node == NULL) {
+        fprintf(stderr, "se: cannot talk to the node simulator\n");
+        kill(child, SIGTERM);
+        waitpid(child, NULL, 0);
+        child = -1;
+        return SE_ERR_BACKEND;
+    }
     return SE_OK;
 }
 
@@ -174,17 +207,19 @@ static se_status call(se_rpc_op op)
             fputc(prev, stderr);
         prev = c;
     }
-    if (c == EOF || fread(h + 2, 1, 6, from_node) != 6)
+    if (c == EOF || fread(h + 2, 1, 6, from_node) != 6 || h[3] != 0)
         goto dead;
     size_t len = (size_t)h[4] | (size_t)h[5] << 8 | (size_t)h[6] << 16 | (size_t)h[7] << 24;
     if (len > sizeof msg || fread(msg, 1, len, from_node) != len || h[2] >= SE_STATUS_COUNT)
         goto dead;
+    se_ct_wipe(msg + len, sizeof msg - len); /* the request's keys and scalars do not stay behind */
     msg_len = len;
     rd_pos = 0;
     return (se_status)h[2];
 dead:
+    se_ct_wipe(msg, sizeof msg);
     fprintf(stderr, "se: the simulated node stopped answering (see its message above)\n");
-    stop_node();
+    stop_node_how(1);
     return SE_ERR_BACKEND;
 }
 
@@ -230,7 +265,7 @@ static se_status soc_aes(se_drv_aes_mode mode, int decrypt, const uint8_t *key, 
     put_u32((uint32_t)mode);
     put_u32((uint32_t)(decrypt != 0));
     put_bytes(key, key_len);
-    put_bytes(iv, iv ? 16 : 0);
+    put_bytes(iv, iv != NULL && mode != SE_DRV_ECB ? 16 : 0); /* ECB has no IV; the others need 16 bytes */
     put_bytes(in, len);
     se_status st = call(SE_RPC_AES);
     return st == SE_OK ? take(out, len) : st;

@@ -120,6 +120,13 @@ static se_status get_scalar(reader *r, se_bn *k)
     return se_bn_from_bytes(k, b, n);
 }
 
+/* ECDSA's values arrive decoded by the host: d, k, r, s must lie in [1, n-1] and e below n, as
+ * se_ecdsa_sign_values / se_ecdsa_verify_values assume. */
+static int in_range(const se_bn *v, int zero_ok)
+{
+    return (zero_ok || !se_bn_is_zero(v)) && se_bn_lt(v, &curve.n.m);
+}
+
 /* ---- the operations ---------------------------------------------------------------------- */
 static se_status run(uint32_t op, reader *r)
 {
@@ -155,7 +162,7 @@ static se_status run(uint32_t op, reader *r)
         a = get_bytes(r, &al);
         b = get_bytes(r, &bl);
         c = get_bytes(r, &cl);
-        if (r->bad || x > SE_DRV_OFB || (bl != 0 && bl != 16) || (o = put_bytes(cl)) == NULL)
+        if (r->bad || x > SE_DRV_OFB || (bl != 16 && !(x == SE_DRV_ECB && bl == 0)) || (o = put_bytes(cl)) == NULL)
             return SE_ERR_BAD_INPUT;
         return be->aes_crypt((se_drv_aes_mode)x, y != 0, a, al, bl ? b : NULL, c, cl, o);
     case SE_RPC_CBC_MAC:
@@ -197,8 +204,9 @@ static se_status run(uint32_t op, reader *r)
             return st;
         a = get_bytes(r, &al);
         if (r->bad || (o = put_bytes(1 + 2 * SE_EC_FIELD_BYTES(&curve))) == NULL)
-            return SE_ERR_BAD_INPUT;
-        st = curve.ops->mul(&curve, &k, al ? a : NULL, al, o);
+            st = SE_ERR_BAD_INPUT;
+        else
+            st = curve.ops->mul(&curve, &k, al ? a : NULL, al, o);
         se_ct_wipe(&k, sizeof k);
         return st;
     }
@@ -206,7 +214,9 @@ static se_status run(uint32_t op, reader *r)
         se_bn dd, ee, kk;
         if ((st = get_curve(r)) == SE_OK && (st = get_scalar(r, &dd)) == SE_OK &&
             (st = get_scalar(r, &ee)) == SE_OK && (st = get_scalar(r, &kk)) == SE_OK) {
-            if ((o = put_bytes(2 * SE_EC_ORDER_BYTES(&curve))) == NULL)
+            if (!in_range(&dd, 0) || !in_range(&kk, 0) || !in_range(&ee, 1))
+                st = SE_ERR_INVALID_SCALAR;
+            else if ((o = put_bytes(2 * SE_EC_ORDER_BYTES(&curve))) == NULL)
                 st = SE_ERR_BAD_INPUT;
             else
                 st = se_ecdsa_sign_values(&curve, &dd, &ee, &kk, o);
@@ -223,6 +233,10 @@ static se_status run(uint32_t op, reader *r)
         if ((st = get_scalar(r, &ee)) != SE_OK || (st = get_scalar(r, &rr)) != SE_OK ||
             (st = get_scalar(r, &ss)) != SE_OK)
             return st;
+        if (!in_range(&ee, 1))
+            return SE_ERR_BAD_INPUT;
+        if (!in_range(&rr, 0) || !in_range(&ss, 0))
+            return SE_ERR_BAD_SIGNATURE;
         return se_ecdsa_verify_values(&curve, a, al, &ee, &rr, &ss);
     }
     case SE_RPC_X25519:
