@@ -12,6 +12,8 @@ CLI_SRC    := $(wildcard tools/cli/*.c)
 CLI_HDR    := $(wildcard tools/cli/*.h)
 CT_SRC     := $(wildcard tests/ct/ct_*.c)
 DRV_SRC    := $(wildcard sw/drivers/*.c)
+PROTO_SRC  := $(wildcard sw/proto/*.c)
+PROTO_HDR  := $(wildcard sw/proto/include/se/*.h sw/proto/*.h)
 DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h) $(BUILD)/gen/include/se/hw/pk_ucode.h
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
@@ -27,12 +29,17 @@ RV_CC     := riscv64-unknown-elf-gcc
 RV_AR     := riscv64-unknown-elf-ar
 RV_CFLAGS := $(CFLAGS_COMMON) -Os -specs=picolibc.specs -ffunction-sections -fdata-sections
 RV_ARCHES := rv32i rv32im
+# The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, client
+# role only (the node is never a server). The cross-built sw/proto and every firmware app see the
+# same flags (they fix se_tls's layout).
+NODE_TLS_FLAGS := -DSE_TLS_MAX_RECORD=1024 -DSE_TLS_MAX_HANDSHAKE=2048 -DSE_TLS_MAX_FLIGHT=1536 \
+                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER
 
 .PHONY: help setup regs engine lib cli cross ct node test demo bench synth lint clean
 
 help:
 	@echo "make setup  - install Debian packages and the Python virtualenv (idempotent)"
-	@echo "make demo   - the main job: a walkthrough of the engine's operations"
+	@echo "make demo   - the main job: a simulated sensor node sends readings over DTLS to the collector"
 	@echo "make test   - the whole test suite (vectors, cross-checks, constant-time checks)"
 	@echo "make bench  - measurements into build/reports/bench.{json,md}"
 	@echo "make synth  - area of the RTL into build/reports/area.{json,md}"
@@ -82,6 +89,8 @@ $(ENGINE_DIR)/Vse_engine__ALL.a: $(RTL_ENGINE) | $(SETUP_DONE)
 $(ENGINE_DIR)/engine_model.o: sim/engine/engine_model.cpp sim/engine/engine_model.h $(ENGINE_DIR)/Vse_engine__ALL.a
 	$(CXX) -O2 -std=c++17 -Isw/drivers/include -Isw/crypto/include -Isim/engine -I$(ENGINE_DIR) \
 	    -I$(VERILATOR_ROOT)/include -I$(VERILATOR_ROOT)/include/vltstd -c $< -o $@
+# Verilator's build makes its runtime library beside the model (a rule of its own for `make -j`).
+$(ENGINE_DIR)/libverilated.a: $(ENGINE_DIR)/Vse_engine__ALL.a ;
 ENGINE_LIBS := $(ENGINE_DIR)/engine_model.o $(ENGINE_DIR)/Vse_engine__ALL.a $(ENGINE_DIR)/libverilated.a
 engine: $(ENGINE_LIBS)
 
@@ -105,15 +114,26 @@ $(BUILD)/host/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/host/drivers/%.
 	@rm -f $@
 	ar rcs $@ $^
 
-# The CLI links the engine model, so `--backend rtl` is the same binary.
-$(BUILD)/host/cli/%.o: tools/cli/%.c $(CLI_HDR) $(CRYPTO_HDR) $(DRV_HDR) | $(SETUP_DONE)
+# The protocol stack (sw/proto): DTLS/TLS and X.509 over the crypto API's backends.
+PROTO_FLAGS := -Isw/proto/include
+$(BUILD)/host/proto/%.o: sw/proto/%.c $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) -Itools/cli -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -c $< -o $@
 
-$(BUILD)/host/se: $(patsubst tools/cli/%.c,$(BUILD)/host/cli/%.o,$(CLI_SRC)) $(BUILD)/host/libsedrivers.a \
-                  $(BUILD)/host/libsecrypto.a $(ENGINE_LIBS)
-	$(CXX) -o $@ $(filter %.o,$^) $(BUILD)/host/libsedrivers.a $(BUILD)/host/libsecrypto.a \
-	    $(ENGINE_DIR)/Vse_engine__ALL.a $(ENGINE_DIR)/libverilated.a -ljansson -pthread
+$(BUILD)/host/libseproto.a: $(patsubst sw/proto/%.c,$(BUILD)/host/proto/%.o,$(PROTO_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+# The CLI links the engine model, so `--backend rtl` is the same binary.
+$(BUILD)/host/cli/%.o: tools/cli/%.c $(CLI_HDR) $(CRYPTO_HDR) $(DRV_HDR) $(PROTO_HDR) | $(SETUP_DONE)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -Itools/cli -c $< -o $@
+
+$(BUILD)/host/se: $(patsubst tools/cli/%.c,$(BUILD)/host/cli/%.o,$(CLI_SRC)) $(BUILD)/host/libseproto.a \
+                  $(BUILD)/host/libsedrivers.a $(BUILD)/host/libsecrypto.a $(ENGINE_LIBS)
+	$(CXX) -o $@ $(filter %.o,$^) $(BUILD)/host/libseproto.a $(BUILD)/host/libsedrivers.a \
+	    $(BUILD)/host/libsecrypto.a $(ENGINE_DIR)/Vse_engine__ALL.a $(ENGINE_DIR)/libverilated.a \
+	    -ljansson -lsqlite3 -pthread
 
 cli: $(BUILD)/host/se
 
@@ -134,10 +154,18 @@ $(BUILD)/$(1)/drivers/%.o: sw/drivers/%.c $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
 $(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.o,$(DRV_SRC))
 	@rm -f $$@
 	$(RV_AR) rcs $$@ $$^
+
+$(BUILD)/$(1)/proto/%.o: sw/proto/%.c $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) $(REG_H)
+	@mkdir -p $$(@D)
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) -c $$< -o $$@
+
+$(BUILD)/$(1)/libseproto.a: $(patsubst sw/proto/%.c,$(BUILD)/$(1)/proto/%.o,$(PROTO_SRC))
+	@rm -f $$@
+	$(RV_AR) rcs $$@ $$^
 endef
 $(foreach a,$(RV_ARCHES),$(eval $(call RV_RULES,$(a))))
 
-cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsedrivers.a)
+cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsedrivers.a $(BUILD)/$(a)/libseproto.a)
 
 # Size programs for `make bench`: a program using exactly the DTLS-minimal primitives, and an empty one.
 $(BUILD)/%/subset.elf: sw/apps/subset/subset.c $(BUILD)/%/libsecrypto.a
@@ -153,9 +181,11 @@ include sw/node/fw.mk
 $(eval $(call FW_APP,opserver))
 $(eval $(call FW_APP,nodebench))
 $(eval $(call FW_APP,nodebench-full,nodebench,-DNODEBENCH_FULL=1))
+# The sensor node: DTLS client over the NIC (make demo, make bench's handshake rows).
+$(eval $(call FW_APP,sensor))
 
 # Everything the node's tests, --backend soc and the node bench need.
-node: node-sim firmware
+node: node-sim node-sim-noengine firmware
 
 # ---- constant-time harnesses (run under valgrind by the test suite) ----------
 # The library is built again with SE_CTGRIND, same optimisation, so SE_CT_DECLASSIFY marks
@@ -182,10 +212,10 @@ test: cli cross ct node
 	$(PY) -m pytest tests -q -n 2 --dist loadfile $(PYTEST_ARGS)
 
 demo: cli node
-	@echo "== demo: CLI walkthrough (backends sw, rtl, soc)"
+	@echo "== demo: crypto walkthrough (sw, rtl), then the sensor node over DTLS to the collector"
 	@tools/demo.sh
 
-bench: cli cross node
+bench: cli cross node node-sim-noengine
 	@echo "== bench: build/reports/bench.{json,md}"
 	$(PY) tools/bench.py --out $(BUILD)/reports
 
@@ -208,8 +238,8 @@ lint: $(BUILD)/host/libsecrypto.a cross cli regs
 	        $(RTL_ENGINE) $(SOC_RTL) || exit 1; \
 	    echo "   $$f: clean"; \
 	done
-	@for m in 0 1; do $(VERILATOR) --lint-only -Wall --top-module soc_top -GRV32M=$$m rtl/soc/picorv32.vlt \
-	    $(PICORV32_V) $(RTL_ENGINE) $(SOC_RTL) || exit 1; done
+	@for m in 0 1; do for e in 0 1; do $(VERILATOR) --lint-only -Wall --top-module soc_top -GRV32M=$$m -GENGINE=$$e \
+	    rtl/soc/picorv32.vlt $(PICORV32_V) $(RTL_ENGINE) $(SOC_RTL) || exit 1; done; done
 	yosys -q -p "read_verilog -sv $(PICORV32_V); $(foreach f,$(RTL_ENGINE) $(SOC_RTL),read_verilog -sv $(f);) hierarchy -check -top soc_top"
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 	$(PY) rtl/pk/ucode.py --md docs/regs --check-md

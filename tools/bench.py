@@ -162,7 +162,10 @@ def _run_nodebench(config):
     rep = ROOT / "build" / "reports" / f"node-{config}.json"
     # A cycle budget far above the slowest run (software P-256 on RV32I: about 0.4 G cycles).
     budget = "20000000000" if app == "nodebench-full" else "2000000000"
-    proc = subprocess.run([str(ROOT / "build" / "sim" / arch / "node"), "--elf", str(elf), "--max-cycles", budget,
+    # The sw configs never touch the engine: they run on the node without it (same cycles, ~10x
+    # faster to simulate; sim/node/README.md).
+    sim = ROOT / "build" / "sim" / (arch if "+hw" in config else arch + "-noengine") / "node"
+    proc = subprocess.run([str(sim), "--elf", str(elf), "--max-cycles", budget,
                            "--seed", "1", "--report", str(rep)], capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"bench: nodebench on {config} failed ({proc.returncode}): {proc.stderr[-800:]}")
@@ -197,7 +200,9 @@ def node_results():
                         text_bytes=text, data_bytes=data, bss_bytes=bss, stack_peak_bytes=stack))
         res.append(dict(op="sim_speed", curve=None, where="node", config=config, cycles=rep["cycles"],
                         wall_seconds=rep["wall_seconds"], cycles_per_second=rep["cycles_per_second"],
-                        note="whole nodebench run, Verilated soc_top, one core of this machine"))
+                        engine=rep.get("engine", True),
+                        note="whole nodebench run, Verilated soc_top (sw configs: without the engine), "
+                             "one core of this machine"))
     # Speed-up against the software baseline of the same operation: sw-rv32i (the issue's), or
     # sw-rv32i's stand-in sw-rv32im where the RV32I run is missing (the slower core: a lower bound).
     for r in res:
@@ -211,7 +216,7 @@ def node_results():
 
 
 def node_md(results):
-    node = [r for r in results if r["where"] == "node" and r["op"] not in ("firmware_size", "sim_speed")]
+    node = [r for r in results if r["where"] == "node" and "phase" in r]  # nodebench's operations
     if not node:
         return []
     lines = ["", "## The node: SW vs SW+HW (cycles; speed-up vs sw-rv32i; CPU asleep)", "",
@@ -232,11 +237,147 @@ def node_md(results):
               "| firmware (nodebench) | .text | .data | .bss | peak stack | sim cycles/s |",
               "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for c in NODE_CONFIGS:
-        sz = next((r for r in results if r["op"] == "firmware_size" and r["config"] == c), None)
+        sz = next((r for r in results if r["op"] == "firmware_size" and r["config"] == c
+                   and r["module"] == "nodebench"), None)
         sp = next((r for r in results if r["op"] == "sim_speed" and r["config"] == c), None)
         if sz and sp:
             lines.append(f"| {c} | {sz['text_bytes']} | {sz['data_bytes']} | {sz['bss_bytes']} | "
                          f"{sz['stack_peak_bytes'] or '-'} | {sp['cycles_per_second']:,.0f} |")
+    return lines
+
+
+# ---- the sensor node's DTLS handshake (sw/apps/sensor against `se collector`) --------------------
+HS_CONFIGS = ("sw-rv32i", "sw-rv32im", "sw+hw-rv32im")
+HS_PHASES = ("hello", "cert_verify", "key_exchange", "finished")
+HS_RECORD, HS_RECORDS = 1024, 8  # app_data: 8 records of 1 KiB
+HS_GOALS = {"full_hw": 1_500_000, "speedup": 100, "cached": 1.5, "text": 24 * 1024, "ram": 12 * 1024}
+
+
+def _run_sensor(config, pki):
+    """One sensor run on config: a full then a cached DTLS handshake (CCM_8, P-256) with the
+    collector on loopback, then HS_RECORDS records of HS_RECORD bytes. Long DTLS timers on both
+    sides: a software node spends hours of wall time per flight."""
+    import provision
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix=f"hs-{config}-") as tmp:
+        data = provision.blob(pki / "ca.pem", pki / "node-1.pem", pki / "node-1.key", readings=HS_RECORDS,
+                              handshakes=2, record_size=HS_RECORD, retransmit_ms=600000)
+        rep = ROOT / "build" / "reports" / f"sensor-{config}.json"
+        with provision.Collector(pki, pathlib.Path(tmp) / "bench.db", exit_after=HS_RECORDS,
+                                 retransmit_ms=60000, max_retransmits=100, idle_timeout=86400) as col:
+            r = provision.run_node(config, data, f"udp-connect:127.0.0.1:{col.port}", 12 * 3600, report=rep,
+                                   max_cycles=50_000_000_000, noengine="+hw" not in config)
+            if r.returncode != 0:
+                sys.exit(f"bench: sensor on {config} failed ({r.returncode}): {r.stdout[-800:]} {r.stderr[-800:]}")
+            col.wait(60)
+    return config, r
+
+
+def handshake_results():
+    """The sensor node's handshake rows for HS_CONFIGS (the sw ones on the node without the engine:
+    software ECC is billions of cycles, tens of minutes of simulation even there)."""
+    configs = HS_CONFIGS
+    pki = ROOT / "build" / "reports" / "hs-pki"
+    subprocess.run([str(ROOT / "build" / "host" / "se"), "certs", "--out", str(pki), "--server-name", "localhost",
+                    "--clients", "node-1"], check=True, capture_output=True)
+    sys.path.insert(0, str(ROOT / "tools"))
+    import provision
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(lambda c: _run_sensor(c, pki), configs))
+    res = []
+    for config, r in runs:
+        full, cached = provision.handshakes(r.report)
+        lines = {k: l for l in r.lines for k in l}
+        for op, h, is_cached in (("handshake_full", full, 0), ("handshake_cached", cached, 1)):
+            res.append(dict(op=op, curve="secp256r1", where="node", config=config, transport="dtls",
+                            suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", role="client", cycles=h["work_cycles"],
+                            cycles_with_wait=h["cycles"], idle_cycles=h["idle_cycles"],
+                            cpu_active_cycles=h["cpu_active_cycles"], cpu_sleep_cycles=h["cpu_sleep_cycles"],
+                            engine_busy_cycles=h["engine_busy_cycles"], cached=is_cached,
+                            phases={n: p["work_cycles"] for n, p in h["phases"].items()},
+                            note="ClientHello to ESTABLISHED against se collector on loopback; cycles = the "
+                                 "node's work (cycles_with_wait - idle_cycles: the cycles it slept with the "
+                                 "engine idle, waiting for the host, are left out)"))
+        ad = provision.phase(r.report, "app_data")
+        nbytes = lines["app_data"]["app_data"]
+        work = ad["cycles"] - ad["idle_cycles"]
+        res.append(dict(op="app_data", curve=None, where="node", config=config, transport="dtls",
+                        suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", record_bytes=HS_RECORD, records=HS_RECORDS,
+                        msg_bytes=nbytes, cycles=work, cycles_per_byte=round(work / nbytes, 1),
+                        cpu_active_cycles=ad["cpu_active_cycles"], engine_busy_cycles=ad["engine_busy_cycles"]))
+        text, data, bss = size_of(ROOT / "build" / "fw" / config / "sensor.elf")
+        stack = lines["stack_peak"]["stack_peak"]
+        res.append(dict(op="firmware_size", curve=None, where="node", config=config, module="sensor",
+                        text_bytes=text, data_bytes=data, bss_bytes=bss, stack_peak_bytes=stack,
+                        ram_bytes=data + bss + stack))
+        setup = provision.phase(r.report, "setup")
+        res.append(dict(op="curve_setup", curve="secp256r1", where="node", config=config, module="sensor",
+                        cycles=setup["cycles"], note="se_ec_curve_builtin + backend ec_curve, once at boot"))
+    return res
+
+
+def handshake_md(results):
+    hs = [r for r in results if r["where"] == "node" and r["op"] in ("handshake_full", "handshake_cached", "app_data")]
+    if not hs:
+        return []
+    get = lambda op, c: next((r for r in results if r["op"] == op and r["config"] == c  # noqa: E731
+                              and r.get("module", "sensor") == "sensor"), None)
+    cell = lambda v: "not measured" if v is None else f"{v:,}"  # noqa: E731
+    lines = ["", "## The sensor node: DTLS 1.2 client handshake (CCM_8, P-256, mutual auth)", "",
+             "sw/apps/sensor against `se collector` on loopback (tools/provision.py). Cycles from the "
+             "simulator's phase markers (the stack's phase hook), counting the node's own work: the cycles "
+             "it slept with the engine idle, waiting for the host's answers, are left out (\"with waiting\" "
+             "rows keep them; they vary with the host's speed). The sw configs run on the node without "
+             "the engine (the same cycles; sim/node/README.md).", "",
+             "| cycles | " + " | ".join(HS_CONFIGS) + " |", "| --- |" + " ---: |" * len(HS_CONFIGS)]
+    for op in ("handshake_full", "handshake_cached"):
+        for ph in HS_PHASES:
+            lines.append(f"| {op[10:]}: {ph} | " + " | ".join(
+                cell((get(op, c) or {}).get("phases", {}).get(ph) if get(op, c) else None) for c in HS_CONFIGS) + " |")
+        lines.append(f"| **{op[10:]} total** | " + " | ".join(
+            cell(get(op, c)["cycles"] if get(op, c) else None) for c in HS_CONFIGS) + " |")
+        lines.append(f"| {op[10:]}: CPU active | " + " | ".join(
+            cell(get(op, c)["cpu_active_cycles"] if get(op, c) else None) for c in HS_CONFIGS) + " |")
+        lines.append(f"| {op[10:]}: with waiting | " + " | ".join(
+            cell(get(op, c)["cycles_with_wait"] if get(op, c) else None) for c in HS_CONFIGS) + " |")
+    lines.append(f"| app_data, cycles/byte ({HS_RECORDS} x {HS_RECORD} B records) | " + " | ".join(
+        "not measured" if not get("app_data", c) else str(get("app_data", c)["cycles_per_byte"]) for c in HS_CONFIGS) + " |")
+    lines.append("| curve setup (boot) | " + " | ".join(
+        cell(get("curve_setup", c)["cycles"] if get("curve_setup", c) else None) for c in HS_CONFIGS) + " |")
+    lines += ["", "| firmware (sensor) | .text | .data | .bss | peak stack | RAM (data+bss+stack) |",
+              "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for c in HS_CONFIGS:
+        sz = get("firmware_size", c)
+        lines.append(f"| {c} | " + (" | ".join("not measured" if sz[k] is None else f"{sz[k]:,}" for k in
+                                               ("text_bytes", "data_bytes", "bss_bytes", "stack_peak_bytes",
+                                                "ram_bytes"))
+                                    if sz else " | ".join(["not measured"] * 5)) + " |")
+    # Goal checks.
+    full_hw, cached_hw, full_sw = get("handshake_full", "sw+hw-rv32im"), get("handshake_cached", "sw+hw-rv32im"), \
+        get("handshake_full", "sw-rv32i")
+    size_hw = get("firmware_size", "sw+hw-rv32im")
+    verdict = lambda ok: "met" if ok else "**not met**"  # noqa: E731
+    goals = []
+    if full_hw:
+        goals.append(f"| full handshake on sw+hw-rv32im <= {HS_GOALS['full_hw']:,} cycles | {full_hw['cycles']:,} | "
+                     f"{verdict(full_hw['cycles'] <= HS_GOALS['full_hw'])} |")
+    if full_hw and full_sw:
+        sp = full_sw["cycles"] / full_hw["cycles"]
+        goals.append(f"| >= {HS_GOALS['speedup']}x fewer cycles than sw-rv32i | {sp:.1f}x | "
+                     f"{verdict(sp >= HS_GOALS['speedup'])} |")
+    else:
+        goals.append(f"| >= {HS_GOALS['speedup']}x fewer cycles than sw-rv32i | not measured | - |")
+    if full_hw and cached_hw:
+        q = full_hw["cycles"] / cached_hw["cycles"]
+        goals.append(f"| cached handshake >= {HS_GOALS['cached']}x cheaper than full (sw+hw-rv32im) | {q:.2f}x | "
+                     f"{verdict(q >= HS_GOALS['cached'])} |")
+    if size_hw:
+        goals.append(f"| sw+hw client .text <= 24 KiB | {size_hw['text_bytes']:,} B | "
+                     f"{verdict(size_hw['text_bytes'] <= HS_GOALS['text'])} |")
+        goals.append(f"| sw+hw client RAM <= 12 KiB incl. stack | {size_hw['ram_bytes']:,} B | "
+                     f"{verdict(size_hw['ram_bytes'] <= HS_GOALS['ram'])} |")
+    lines += ["", "| goal | measured | verdict |", "| --- | ---: | --- |"] + goals
     return lines
 
 
@@ -268,20 +409,25 @@ def write_md(results, path):
         lines += ["", "## Complete vector sets through `--backend rtl`", "", "| kind | passed |", "| --- | ---: |"]
         lines += [f"| {r['kind']} | {r['passed']} |" for r in vecs]
     lines += node_md(results)
+    lines += handshake_md(results)
     path.write_text("\n".join(lines) + "\n")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="build/reports")
-    ap.add_argument("--only", choices=["node"], help="measure only this part (the node: about half an hour)")
+    ap.add_argument("--only", choices=["node", "handshake"],
+                    help="measure only this part (node: the nodebench rows; handshake: the sensor node's DTLS rows)")
     args = ap.parse_args()
     out = ROOT / args.out
     out.mkdir(parents=True, exist_ok=True)
     if args.only == "node":
         results = node_results()
+    elif args.only == "handshake":
+        results = handshake_results()
     else:
-        results = module_sizes() + subset_sizes() + rtl_cycles() + pk_cycles() + rtl_full_vectors() + node_results()
+        results = (module_sizes() + subset_sizes() + rtl_cycles() + pk_cycles() + rtl_full_vectors() + node_results()
+                   + handshake_results())
     (out / "bench.json").write_text(json.dumps({"schema": 1, "results": results}, indent=1) + "\n")
     write_md(results, out / "bench.md")
     node = node_md(results)
@@ -290,6 +436,12 @@ def main():
                 "sim/node, `--seed 1`); schema in docs/benchmarks.md. PicoRV32 at one clock, cycles from the "
                 "simulator's phase markers."]
         (ROOT / "docs" / "node_bench.md").write_text("\n".join(head + node[1:]) + "\n")
+    hs = handshake_md(results)
+    if hs:  # the same for the sensor node's handshake (docs/handshake_bench.md)
+        head = ["# The sensor node: DTLS handshake cycles", "", "Generated by `make bench` (tools/bench.py, "
+                "sw/apps/sensor on sim/node, `--seed 1`); schema in docs/benchmarks.md; how the node runs: "
+                "sw/apps/sensor/README.md."]
+        (ROOT / "docs" / "handshake_bench.md").write_text("\n".join(head + hs) + "\n")
     print((out / "bench.md").read_text())
 
 

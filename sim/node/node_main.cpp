@@ -33,6 +33,9 @@
 #ifndef NODE_RV32M
 #error "build with -DNODE_RV32M=0 or 1 (the core configuration soc_top was Verilated with)"
 #endif
+#ifndef NODE_ENGINE
+#error "build with -DNODE_ENGINE=0 or 1 (whether soc_top was Verilated with the engine)"
+#endif
 
 namespace {
 
@@ -165,6 +168,8 @@ Counters Sim::counters() const
         c.cycles += n;
         if (i & 16)
             c.sleep += n;
+        if (i == 16)
+            c.idle += n;
         for (int b = 0; b < 4; b++)
             if (i & (1u << b))
                 c.busy[b] += n;
@@ -191,6 +196,7 @@ void Sim::close_phase()
     Counters now = counters();
     phase_.c.cycles = now.cycles - phase_base_.cycles;
     phase_.c.sleep = now.sleep - phase_base_.sleep;
+    phase_.c.idle = now.idle - phase_base_.idle;
     for (int b = 0; b < 4; b++)
         phase_.c.busy[b] = now.busy[b] - phase_base_.busy[b];
     rep_.phases.push_back(phase_);
@@ -452,6 +458,7 @@ int main(int argc, char** argv)
     Options o;
     node::Report rep;
     rep.core = NODE_RV32M ? "rv32im" : "rv32i";
+    rep.engine = NODE_ENGINE != 0;
 
     std::string usage_err;
     // Every argument is parsed even after an error, so --report still gets the "usage" report.

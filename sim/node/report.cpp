@@ -50,6 +50,7 @@ std::string counters_json(const Counters& c)
     s += "\"cycles\": " + std::to_string(c.cycles);
     s += ", \"cpu_active_cycles\": " + std::to_string(c.cycles - c.sleep);
     s += ", \"cpu_sleep_cycles\": " + std::to_string(c.sleep);
+    s += ", \"idle_cycles\": " + std::to_string(c.idle);
     s += ", \"engine_busy_cycles\": {";
     for (int b = 0; b < 4; b++)
         s += std::string(b ? ", " : "") + "\"" + kBlocks[b] + "\": " + std::to_string(c.busy[b]);
@@ -102,6 +103,7 @@ bool Report::write_json(const std::string& path) const
     std::string j = "{\n";
     j += "  \"elf\": " + json_string(elf) + ",\n";
     j += "  \"core\": " + json_string(core) + ",\n";
+    j += std::string("  \"engine\": ") + (engine ? "true" : "false") + ",\n";
     j += "  \"reason\": " + json_string(reason) + ",\n";
     j += "  \"exit_code\": " + (has_exit_code ? std::to_string(exit_code) : std::string("null")) + ",\n";
     j += "  \"exit_status\": " + std::to_string(exit_status) + ",\n";
@@ -131,6 +133,7 @@ bool Report::write_json(const std::string& path) const
         it->second.first++;
         t.cycles += p.c.cycles;
         t.sleep += p.c.sleep;
+        t.idle += p.c.idle;
         for (int b = 0; b < 4; b++)
             t.busy[b] += p.c.busy[b];
     }

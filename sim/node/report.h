@@ -8,11 +8,14 @@
 
 namespace node {
 
-// Cycle counts over an interval: all cycles, those with the CPU asleep, and per engine block
-// those with its busy bit set (index 0 aes, 1 sha, 2 pk, 3 gf2m, as engine_busy_o).
+// Cycle counts over an interval: all cycles, those with the CPU asleep, those with the CPU asleep
+// and the whole engine idle (the node waits for the network, a timer or the UART: time that
+// depends on the peer, not on the node's work), and per engine block those with its busy bit set
+// (index 0 aes, 1 sha, 2 pk, 3 gf2m, as engine_busy_o).
 struct Counters {
     uint64_t cycles = 0;
     uint64_t sleep = 0;
+    uint64_t idle = 0;
     uint64_t busy[4] = {0, 0, 0, 0};
 };
 
@@ -25,6 +28,7 @@ struct Phase {
 struct Report {
     std::string elf;
     std::string core;           // "rv32i" or "rv32im"
+    bool engine = true;         // false: the SoC without the engine (soc_top ENGINE=0)
     std::string reason;         // exit, trap, bus_error, max_cycles, uart_eof, interrupted, bad_elf, ...
     bool has_exit_code = false;
     int32_t exit_code = 0;      // the firmware's SIM_EXIT value (reason "exit" only)

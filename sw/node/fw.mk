@@ -19,11 +19,13 @@ fw_arch = $(lastword $(subst -, ,$(1)))
 fw_hw   = $(if $(findstring +hw-,$(1)),1,0)
 # -MMD: header dependencies (generated ones included) come from the compiler.
 fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(DRV_FLAGS) -Isw/node/include \
+            $(PROTO_FLAGS) $(NODE_TLS_FLAGS) \
             -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP
 # Own start.S and link.ld instead of picolibc's crt0 and picolibc.ld; integer-only printf (no
-# floating point, no %ll) keeps the ROM small.
+# floating point, no %ll) keeps the ROM small. The defsym picks it directly: the specs' switch
+# (-DPICOLIBC_INTEGER_PRINTF_SCANF) would also pull in scanf (~2 KiB), which no app uses.
 fw_ldflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) -nostartfiles -T $(FW_LD) \
-             -DPICOLIBC_INTEGER_PRINTF_SCANF -Wl,--gc-sections
+             -Wl,--defsym=vfprintf=__i_vfprintf -Wl,--gc-sections
 fw_node_obj = $(patsubst sw/node/%,$(BUILD)/fw/$(1)/node/%.o,$(basename $(FW_NODE_SRC)))
 
 # The node's objects in one config: $(1) = config.
@@ -48,7 +50,8 @@ $(BUILD)/fw/$(1)/apps/$(2)/%.o: sw/apps/$(3)/%.c $(GEN)/regs.stamp
 	$(RV_CC) $(call fw_cflags,$(1)) $(4) -c $$< -o $$@
 
 $(BUILD)/fw/$(1)/$(2).elf: $$(FW_OBJ_$(1)_$(2)) $(call fw_node_obj,$(1)) $(FW_LD) \
-        $(BUILD)/$(call fw_arch,$(1))/libsedrivers.a $(BUILD)/$(call fw_arch,$(1))/libsecrypto.a
+        $(BUILD)/$(call fw_arch,$(1))/libseproto.a $(BUILD)/$(call fw_arch,$(1))/libsedrivers.a \
+        $(BUILD)/$(call fw_arch,$(1))/libsecrypto.a
 	$(RV_CC) $(call fw_ldflags,$(1)) -Wl,-Map=$(BUILD)/fw/$(1)/$(2).map -o $$@ \
 	    $$(filter %.o,$$^) -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group
 

@@ -3,7 +3,7 @@ import hashlib
 import json
 import subprocess
 
-from conftest import CLI
+from se_cli import CLI
 
 
 def run(args, stdin=""):

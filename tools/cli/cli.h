@@ -42,6 +42,19 @@ extern const cli_op cli_ops_hash[]; /* ops_hash.c: sha256, hmac_sha256 */
 extern const cli_op cli_ops_sym[];  /* ops_sym.c: aes modes, cbc_mac, aead */
 extern const cli_op cli_ops_drbg[]; /* ops_drbg.c: hmac_drbg */
 extern const cli_op cli_ops_ecp[];  /* ops_ecp.c: ECC on every curve kind, x25519, mod_* */
+extern const cli_op cli_ops_x509[]; /* ops_x509.c: x509_parse, x509_verify */
+
+/* Programs with their own flags (`se client ...`): main(argc, argv) with argv[0] the program's
+ * name. cli_programs is ended by an entry with name == NULL (programs.c). */
+typedef struct {
+    const char *name;
+    int (*main)(int argc, char **argv);
+} cli_program;
+extern const cli_program cli_programs[];
+int cli_client_main(int argc, char **argv);    /* tls_client.c: DTLS/TLS client */
+int cli_server_main(int argc, char **argv);    /* tls_server.c: DTLS/TLS server (one peer at a time) */
+int cli_collector_main(int argc, char **argv); /* collector.c: the DTLS collector into SQLite */
+int cli_certs_main(int argc, char **argv);     /* certs.c: test CA, server and client certificates */
 
 /* Field readers. Errors: SE_ERR_BAD_INPUT (missing or wrong JSON type),
  * SE_ERR_BAD_HEX (not an even-length hex string), SE_ERR_BAD_LENGTH (longer than cap). */

@@ -7,7 +7,8 @@
 
 extern const char *cli_failed_field;
 
-static const cli_op *const tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp};
+static const cli_op *const tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp,
+                                             cli_ops_x509};
 /* The op named `name`; *drbg says whether it is the DRBG table's (run only where cli_be->drbg). */
 static const cli_op *find_op(const char *name, int *drbg)
 {
@@ -142,6 +143,7 @@ static void usage(FILE *f)
                "          the engine), soc (each operation inside the simulated node: CPU, firmware,\n"
                "          drivers and engine; hmac_drbg answers not_supported on rtl and soc)\n"
                "nodes (--node, for soc): sw-rv32i, sw-rv32im, sw+hw-rv32i, sw+hw-rv32im (default)\n"
+               "       se client|server|collector|certs ...          DTLS/TLS programs, see se PROGRAM --help\n"
                "see docs/cli.md\n");
 }
 
@@ -177,6 +179,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[i], "batch") == 0)
         return batch();
+    /* The programs over sw/proto: their own flags (see docs/cli.md). */
+    for (size_t p = 0; cli_programs[p].name != NULL; p++)
+        if (strcmp(argv[i], cli_programs[p].name) == 0)
+            return cli_programs[p].main(argc - i, argv + i);
     if (strcmp(argv[i], "ops") == 0) {
         for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
             for (const cli_op *op = tables[t]; op->name != NULL; op++)

@@ -1,0 +1,349 @@
+/* Handshake transport for both protocols: messages reassembled from DTLS fragments (out of
+ * order, duplicated) or from the TLS byte stream; our flights kept, fragmented to the MTU and
+ * resent on the RFC 6347 4.2.4 timer or when the peer repeats its previous flight; stateless
+ * HelloVerifyRequest cookies (RFC 6347 4.2.1). */
+#include "se/ct.h"
+#include "tls_internal.h"
+
+static size_t hs_hdr(const se_tls *t)
+{
+    return t->dtls ? 12 : 4;
+}
+
+/* ---- our flight ------------------------------------------------------------------------- */
+void tls_flight_reset(se_tls *t)
+{
+    t->flight_len = 0;
+}
+
+tls_wr tls_msg_begin(se_tls *t)
+{
+    size_t at = t->flight_len + 3 + hs_hdr(t);
+    tls_wr w = {t->flight, 0, 0, 0};
+
+    if (at <= sizeof t->flight) {
+        w.p = t->flight + at;
+        w.cap = sizeof t->flight - at;
+    } else {
+        w.bad = 1;
+    }
+    return w;
+}
+
+se_status tls_msg_end(se_tls *t, uint8_t type, tls_wr *w)
+{
+    uint8_t *e = t->flight + t->flight_len, *h = e + 3;
+    size_t hl = hs_hdr(t);
+
+    if (w->bad)
+        return SE_ERR_BUFFER_TOO_SMALL;
+    e[0] = CT_HANDSHAKE;
+    put_be(e + 1, hl + w->len, 2);
+    h[0] = type;
+    put_be(h + 1, w->len, 3);
+    if (t->dtls) {
+        put_be(h + 4, t->seq_hs_out++, 2);
+        put_be(h + 6, 0, 3);            /* fragment_offset */
+        put_be(h + 9, w->len, 3);       /* fragment_length: the whole message */
+    }
+    se_sha256_update(&t->transcript, h, hl + w->len);
+    t->flight_len += 3 + hl + w->len;
+    return SE_OK;
+}
+
+se_status tls_flight_ccs(se_tls *t)
+{
+    static const uint8_t ccs[4] = {CT_CCS, 0, 1, 1};
+
+    if (sizeof t->flight - t->flight_len < sizeof ccs)
+        return SE_ERR_BUFFER_TOO_SMALL;
+    memcpy(t->flight + t->flight_len, ccs, sizeof ccs);
+    t->flight_len += sizeof ccs;
+    return SE_OK;
+}
+
+/* Sends every entry of the flight: epoch 0 up to the ChangeCipherSpec, 1 after it. DTLS cuts
+ * each message into fragments that fit the datagram; TLS into records. */
+static se_status flight_emit(se_tls *t)
+{
+    size_t off = 0, cap = tls_out_cap(t), hl = tls_hdr_len(t);
+    uint16_t epoch = 0;
+    se_status st = SE_OK;
+
+    while (st == SE_OK && off < t->flight_len) {
+        const uint8_t *m = t->flight + off + 3;
+        size_t n = be16(t->flight + off + 1), ovh = tls_overhead(t, epoch);
+        uint8_t type = t->flight[off];
+
+        off += 3 + n;
+        if (type == CT_CCS) {
+            st = tls_record(t, CT_CCS, epoch, m, 1, NULL, 0);
+            epoch = 1;
+        } else if (!t->dtls) {
+            for (size_t k = 0, room = cap - hl - ovh; st == SE_OK && k < n; k += room)
+                st = tls_record(t, CT_HANDSHAKE, epoch, m + k, n - k < room ? n - k : room, NULL, 0);
+        } else {
+            const uint8_t *body = m + 12;
+            size_t blen = n - 12, fo = 0;
+            do {
+                uint8_t fh[12];
+                size_t room, left = blen - fo;
+                /* Start a new datagram rather than send a fragment of a few bytes. */
+                if (t->out_len + hl + ovh + 12 + (left < 32 ? left : 32) > cap)
+                    st = tls_flush(t);
+                room = cap - t->out_len - hl - ovh - 12;
+                if (st != SE_OK)
+                    break;
+                room = left < room ? left : room;
+                memcpy(fh, m, 6); /* type, length, message_seq */
+                put_be(fh + 6, fo, 3);
+                put_be(fh + 9, room, 3);
+                st = tls_record(t, CT_HANDSHAKE, epoch, fh, 12, body + fo, room);
+                fo += room;
+            } while (st == SE_OK && fo < blen);
+        }
+    }
+    return st == SE_OK ? tls_flush(t) : st;
+}
+
+static void timer_arm(se_tls *t)
+{
+    t->timer_on = 1;
+    t->timer_start = t->io->now_ms(t->io->ctx);
+    t->timer_ms = t->cfg->retransmit_ms ? t->cfg->retransmit_ms : 1000;
+    t->retransmits = 0;
+}
+
+se_status tls_flight_send(se_tls *t, int arm)
+{
+    se_status st = flight_emit(t);
+
+    t->flight_mark = t->seq_hs_in;
+    if (st == SE_OK && arm && t->dtls)
+        timer_arm(t);
+    return st;
+}
+
+static se_status resend(se_tls *t)
+{
+    se_status st;
+
+    t->stats.retransmits++;
+    st = flight_emit(t);
+    return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
+}
+
+uint32_t se_tls_timeout_ms(const se_tls *t)
+{
+    uint32_t elapsed;
+
+    if (!t->timer_on || t->state != SE_TLS_HANDSHAKING)
+        return UINT32_MAX;
+    elapsed = t->io->now_ms(t->io->ctx) - t->timer_start;
+    return elapsed >= t->timer_ms ? 0 : t->timer_ms - elapsed;
+}
+
+se_status se_tls_timer(se_tls *t)
+{
+    unsigned max = t->cfg->max_retransmits ? t->cfg->max_retransmits : 6;
+
+    if (t->state == SE_TLS_FAILED)
+        return t->err;
+    if (se_tls_timeout_ms(t) != 0)
+        return SE_OK;
+    if (t->retransmits >= max)
+        return tls_fail(t, SE_ERR_TLS_TIMEOUT, -1);
+    t->retransmits++;
+    t->timer_ms = t->timer_ms > 30000 ? 60000 : 2 * t->timer_ms;
+    t->timer_start = t->io->now_ms(t->io->ctx);
+    return resend(t);
+}
+
+/* ---- reassembly ------------------------------------------------------------------------- */
+/* One DTLS fragment (header h, 12 bytes, already checked to frame within its record). */
+static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag, int old)
+{
+    uint8_t type = h[0];
+    uint32_t mlen = be24(h + 1), mseq = be16(h + 4), off = be24(h + 6), flen = be24(h + 9);
+
+    /* The server's first ClientHello (the one with the cookie) sets both message_seqs. */
+    if (t->hs == HS_S_CH && !(t->flags & F_SEQ_SET) && !old && type == HT_CLIENT_HELLO) {
+        t->seq_hs_in = (uint16_t)mseq;
+        t->seq_hs_out = (uint16_t)mseq;
+        t->flags |= F_SEQ_SET;
+    }
+    if (mseq < t->seq_hs_in) {
+        /* The peer repeats the flight before our last one: ours was lost, resend it (once per
+         * repetition: on the first fragment of that flight's last message). */
+        if (mseq + 1u == t->flight_mark && off == 0 && t->flight_len > 0)
+            return resend(t);
+        return SE_OK;
+    }
+    if (old || mseq > t->seq_hs_in)
+        return SE_OK; /* a later message: dropped, the peer's retransmission brings it again */
+    if (mlen > SE_TLS_MAX_HANDSHAKE)
+        return tls_fail(t, SE_ERR_BUFFER_TOO_SMALL, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+    if (!t->hs_busy) {
+        t->hs_busy = 1;
+        t->hs_type = type;
+        t->hs_len = mlen;
+        t->hs_got = 0;
+        memset(t->hs_map, 0, (mlen + 7) / 8);
+    } else if (type != t->hs_type || mlen != t->hs_len) {
+        t->stats.dropped_malformed++;
+        return SE_OK;
+    }
+    memmove(t->buf + SE_TLS_HS_HEADER + off, frag, flen); /* (may overlap rx after the handshake) */
+    for (uint32_t i = off; i < off + flen; i++) {
+        uint8_t bit = (uint8_t)(1u << (i & 7));
+        if (!(t->hs_map[i >> 3] & bit)) {
+            t->hs_map[i >> 3] |= bit;
+            t->hs_got++;
+        }
+    }
+    if (t->hs_got < t->hs_len)
+        return SE_OK;
+    /* Complete: the header as one unfragmented message (what the transcript hashes). */
+    t->hs_busy = 0;
+    memcpy(t->buf, h, 6);
+    put_be(t->buf + 6, 0, 3);
+    put_be(t->buf + 9, mlen, 3);
+    t->seq_hs_in++;
+    t->timer_on = 0; /* the peer's next flight has begun: ours arrived */
+    return tls_hs_message(t);
+}
+
+/* TLS: messages (4-byte header) spread over and packed into records. */
+static se_status stream_hs(se_tls *t, const uint8_t *d, size_t n)
+{
+    uint8_t *h = t->buf + SE_TLS_HS_HEADER - 4;
+
+    for (;;) {
+        size_t k;
+        if (t->hs_got >= 4 && t->hs_got == 4 + t->hs_len) {
+            se_status st;
+            t->hs_type = h[0];
+            t->hs_got = 0;
+            st = tls_hs_message(t);
+            if (st != SE_OK || t->state > SE_TLS_ESTABLISHED)
+                return st;
+            continue;
+        }
+        if (n == 0)
+            return SE_OK;
+        if (t->hs_got < 4) {
+            h[t->hs_got++] = *d++;
+            n--;
+            t->hs_len = be24(h + 1);
+            if (t->hs_got == 4 && t->hs_len > SE_TLS_MAX_HANDSHAKE)
+                return tls_fail(t, SE_ERR_BUFFER_TOO_SMALL, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+            continue;
+        }
+        k = 4 + t->hs_len - t->hs_got;
+        k = k < n ? k : n;
+        memmove(h + t->hs_got, d, k);
+        t->hs_got += (uint32_t)k;
+        d += k;
+        n -= k;
+    }
+}
+
+se_status tls_hs_data(se_tls *t, const uint8_t *d, size_t n, int old_epoch)
+{
+    if (!t->dtls)
+        return stream_hs(t, d, n);
+    while (n > 0) {
+        uint32_t mlen, off, flen;
+        se_status st;
+
+        if (n < 12) {
+            t->stats.dropped_malformed++;
+            return SE_OK;
+        }
+        mlen = be24(d + 1);
+        off = be24(d + 6);
+        flen = be24(d + 9);
+        if (flen > n - 12 || off > mlen || flen > mlen - off) {
+            t->stats.dropped_malformed++;
+            return SE_OK;
+        }
+        st = dtls_fragment(t, d, d + 12, old_epoch);
+        if (st != SE_OK || t->state > SE_TLS_ESTABLISHED)
+            return st;
+        d += 12 + flen;
+        n -= 12 + flen;
+    }
+    return SE_OK;
+}
+
+/* ---- stateless cookies ------------------------------------------------------------------ */
+#define COOKIE_LEN 16
+
+se_status se_dtls_cookie_check(const se_backend *be, const uint8_t cookie_key[32],
+                               const uint8_t *peer, size_t peer_len, const uint8_t *dgram,
+                               size_t len, uint8_t *hvr, size_t hvr_cap, size_t *hvr_len)
+{
+    /* cookie = HMAC(key, peer_len || peer || client_random || session_id || SHA-256(suites)) */
+    uint8_t in[1 + 128 + 32 + 1 + 32 + 32], mac[32];
+    const uint8_t *h, *random, *sid, *cookie;
+    size_t rlen, k = 0;
+    tls_rd r, v;
+
+    *hvr_len = 0;
+    if (len < 13 + 12 || dgram[0] != CT_HANDSHAKE || dgram[1] != 0xFE || be16(dgram + 3) != 0 ||
+        peer_len > 128)
+        return SE_ERR_TLS_DECODE;
+    rlen = be16(dgram + 11);
+    h = dgram + 13;
+    /* One unfragmented ClientHello at the front of the datagram. */
+    if (rlen > len - 13 || rlen < 12 || h[0] != HT_CLIENT_HELLO || be24(h + 6) != 0 ||
+        be24(h + 9) != be24(h + 1) || be24(h + 9) > rlen - 12)
+        return SE_ERR_TLS_DECODE;
+    r.p = h + 12;
+    r.n = be24(h + 9);
+    r.bad = 0;
+    (void)rd_u16(&r);
+    random = rd_bytes(&r, 32);
+    v = rd_vec(&r, 1);
+    sid = v.p;
+    if (v.n > 32)
+        return SE_ERR_TLS_DECODE;
+    in[k++] = (uint8_t)peer_len;
+    memcpy(in + k, peer, peer_len);
+    k += peer_len;
+    if (!r.bad) {
+        memcpy(in + k, random, 32);
+        in[k + 32] = (uint8_t)v.n;
+        memcpy(in + k + 33, sid, v.n);
+        k += 33 + v.n;
+    }
+    v = rd_vec(&r, 1);
+    cookie = v.p;
+    rlen = v.n;
+    v = rd_vec(&r, 2);
+    if (r.bad || rlen > 32 || v.n == 0)
+        return SE_ERR_TLS_DECODE;
+    if (be->sha256(v.p, v.n, in + k) != SE_OK || be->hmac_sha256(cookie_key, 32, in, k + 32, mac) != SE_OK)
+        return SE_ERR_BACKEND;
+    if (rlen == COOKIE_LEN && se_ct_equal(mac, cookie, COOKIE_LEN))
+        return SE_OK;
+    /* HelloVerifyRequest: record and message sequence numbers of the ClientHello, version
+     * DTLS 1.0 as RFC 6347 4.2.1 recommends. */
+    if (hvr_cap < 13 + 12 + 3 + COOKIE_LEN)
+        return SE_ERR_BUFFER_TOO_SMALL;
+    memcpy(hvr, dgram, 11);
+    hvr[1] = 0xFE;
+    hvr[2] = 0xFF;
+    put_be(hvr + 11, 12 + 3 + COOKIE_LEN, 2);
+    hvr[13] = HT_HELLO_VERIFY;
+    put_be(hvr + 14, 3 + COOKIE_LEN, 3);
+    memcpy(hvr + 17, h + 4, 2);
+    put_be(hvr + 19, 0, 3);
+    put_be(hvr + 22, 3 + COOKIE_LEN, 3);
+    hvr[25] = 0xFE;
+    hvr[26] = 0xFF;
+    hvr[27] = COOKIE_LEN;
+    memcpy(hvr + 28, mac, COOKIE_LEN);
+    *hvr_len = 13 + 12 + 3 + COOKIE_LEN;
+    return SE_ERR_TLS_UNEXPECTED;
+}

@@ -1,0 +1,670 @@
+/* The handshake (RFC 5246 7.4 with RFC 4492/8422 ECDHE-ECDSA, RFC 7627, RFC 5746), one state
+ * machine for both transports and both roles:
+ *
+ *   client                                   server
+ *   ClientHello              -->
+ *                            <--   HelloVerifyRequest (DTLS; the client repeats its hello)
+ *                            <--   ServerHello, Certificate, ServerKeyExchange,
+ *                                  [CertificateRequest], ServerHelloDone
+ *   [Certificate], ClientKeyExchange, [CertificateVerify],
+ *   ChangeCipherSpec, Finished -->
+ *                            <--   ChangeCipherSpec, Finished
+ *
+ * Each received message is checked against the state (t->hs), parsed with bounds-checked
+ * readers, and answered by building the next flight (tls_dtls.c sends it). */
+#include "se/ct.h"
+#include "tls_internal.h"
+
+static const uint16_t default_suites[3] = {
+    SE_TLS_ECDHE_ECDSA_AES_128_CCM_8, SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256,
+    SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256,
+};
+
+static const uint16_t *suites(const se_tls *t, size_t *n)
+{
+    *n = t->cfg->suites ? t->cfg->n_suites : 3;
+    return t->cfg->suites ? t->cfg->suites : default_suites;
+}
+
+static se_status decode_error(se_tls *t)
+{
+    return tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
+}
+
+/* st != SE_OK fails the connection with `alert`. */
+static se_status check(se_tls *t, se_status st, int alert)
+{
+    return st == SE_OK ? SE_OK : tls_fail(t, st, alert);
+}
+
+/* Does the vector (items of `size` bytes) contain `item`? */
+static int has_item(tls_rd v, uint32_t item, int size)
+{
+    while (v.n >= (size_t)size)
+        if ((size == 1 ? rd_u8(&v) : rd_u16(&v)) == item)
+            return 1;
+    return 0;
+}
+
+/* ---- certificates and signatures -------------------------------------------------------- */
+/* Certificate message with our chain (or an empty list). */
+static se_status cert_msg(se_tls *t, int own)
+{
+    const se_tls_config *c = t->cfg;
+    tls_wr w = tls_msg_begin(t);
+    size_t total = 0, n = own ? c->chain_n : 0;
+
+    for (size_t i = 0; i < n; i++)
+        total += 3 + c->chain_len[i];
+    wr_uint(&w, (uint32_t)total, 3);
+    for (size_t i = 0; i < n; i++) {
+        wr_uint(&w, (uint32_t)c->chain_len[i], 3);
+        wr_bytes(&w, c->chain[i], c->chain_len[i]);
+    }
+    return tls_msg_end(t, HT_CERTIFICATE, &w);
+}
+
+/* A certificate failure's alert (RFC 5246 7.2.2). */
+static int cert_alert(se_status st)
+{
+    switch (st) {
+    case SE_ERR_CERT_EXPIRED:
+    case SE_ERR_CERT_NOT_YET_VALID:
+        return SE_TLS_ALERT_CERTIFICATE_EXPIRED;
+    case SE_ERR_CERT_UNKNOWN_CA:
+        return SE_TLS_ALERT_UNKNOWN_CA;
+    case SE_ERR_CERT_UNSUPPORTED:
+        return SE_TLS_ALERT_UNSUPPORTED_CERTIFICATE;
+    default:
+        return SE_TLS_ALERT_BAD_CERTIFICATE;
+    }
+}
+
+/* The peer's Certificate message: chain verification (or the client's cache), leaf key and name. */
+static se_status peer_certificate(se_tls *t, tls_rd *r)
+{
+    const se_tls_config *c = t->cfg;
+    const uint8_t *certs[SE_X509_MAX_CHAIN + 1];
+    size_t lens[SE_X509_MAX_CHAIN + 1], n = 0;
+    tls_rd list = rd_vec(r, 3);
+    uint8_t fp[32];
+    se_x509 leaf;
+    se_status st;
+
+    if (r->bad || r->n != 0)
+        return decode_error(t);
+    while (list.n > 0) {
+        tls_rd one = rd_vec(&list, 3);
+        if (list.bad || one.n == 0)
+            return decode_error(t);
+        if (n == SE_X509_MAX_CHAIN + 1)
+            return tls_fail(t, SE_ERR_CERT_CHAIN, SE_TLS_ALERT_BAD_CERTIFICATE);
+        certs[n] = one.p;
+        lens[n++] = one.n;
+    }
+    if (n == 0) {
+        if (c->role == SE_TLS_CLIENT)
+            return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+        if (c->client_auth == SE_TLS_CLIENT_CERT_REQUIRED)
+            return tls_fail(t, SE_ERR_TLS_CERT_REQUIRED, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+        return SE_OK; /* an anonymous client */
+    }
+    tls_phase(t, "cert_verify");
+    /* Cached-certificate mode: the same leaf as last time needs no chain verification. */
+    t->used_cache = 0;
+    if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
+        if ((st = c->crypto->sha256(certs[0], lens[0], fp)) != SE_OK)
+            return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        if (c->cache->valid && se_ct_equal(fp, c->cache->fingerprint, 32)) {
+            /* The same leaf: its chain and signatures checked out before. The clock and the
+             * name this handshake asks for are checked again on the leaf (no crypto). */
+            st = se_x509_parse(&leaf, certs[0], lens[0]);
+            if (st == SE_OK && c->now > leaf.not_after)
+                st = SE_ERR_CERT_EXPIRED;
+            if (st == SE_OK && c->now < leaf.not_before)
+                st = SE_ERR_CERT_NOT_YET_VALID;
+            if (st == SE_OK && c->server_name != NULL)
+                st = se_x509_check_name(&leaf, c->server_name);
+            if (st != SE_OK)
+                return tls_fail(t, st, cert_alert(st));
+            memcpy(t->peer_key, c->cache->pub, 65);
+            t->used_cache = 1;
+        }
+    }
+    if (!t->used_cache) {
+        st = se_x509_verify_chain(c->crypto, c->p256, certs, lens, n, c->anchors, c->anchor_len,
+                                  c->n_anchors, c->now,
+                                  c->role == SE_TLS_CLIENT ? c->server_name : NULL, t->peer_key);
+        if (st != SE_OK)
+            return tls_fail(t, st, cert_alert(st));
+        if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
+            memcpy(c->cache->fingerprint, fp, 32);
+            memcpy(c->cache->pub, t->peer_key, 65);
+            c->cache->valid = 1;
+        }
+    }
+    /* The leaf's commonName, printable ASCII only. */
+    if (se_x509_parse(&leaf, certs[0], lens[0]) == SE_OK && leaf.cn != NULL) {
+        size_t k = leaf.cn_len < SE_TLS_MAX_CN - 1 ? leaf.cn_len : SE_TLS_MAX_CN - 1;
+        for (size_t i = 0; i < k; i++)
+            t->peer_cn[i] = leaf.cn[i] >= 0x20 && leaf.cn[i] < 0x7f ? (char)leaf.cn[i] : '?';
+        t->peer_cn[k] = 0;
+    }
+    t->flags |= F_PEER_AUTH;
+    return SE_OK;
+}
+
+/* Appends SignatureAndHashAlgorithm + DER ECDSA signature of hash with our key. */
+static se_status sign(se_tls *t, const uint8_t hash[32], tls_wr *w)
+{
+    uint8_t sig[64], der[80];
+    size_t der_len;
+    se_status st = se_ecdsa_sign_hash(t->cfg->p256, t->cfg->key, 32, hash, 32, SE_ECDSA_NONCE_DRBG,
+                                      t->cfg->rng, sig);
+    if (st == SE_OK)
+        st = se_ecdsa_sig_to_der(t->cfg->p256, sig, der, &der_len);
+    if (st != SE_OK)
+        return st;
+    wr_uint(w, SIG_P256_SHA256, 2);
+    wr_uint(w, (uint32_t)der_len, 2);
+    wr_bytes(w, der, der_len);
+    return SE_OK;
+}
+
+/* Reads SignatureAndHashAlgorithm + signature (the rest of the message) and verifies it over
+ * hash with the peer's certificate key. */
+static se_status verify(se_tls *t, tls_rd *r, const uint8_t hash[32])
+{
+    uint32_t alg = rd_u16(r);
+    tls_rd s = rd_vec(r, 2);
+    uint8_t sig[64];
+
+    if (r->bad || r->n != 0)
+        return decode_error(t);
+    if (alg != SIG_P256_SHA256)
+        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    if (se_ecdsa_sig_from_der(t->cfg->p256, s.p, s.n, sig) != SE_OK ||
+        se_ecdsa_verify_hash(t->cfg->p256, t->peer_key, 65, hash, 32, sig, 64) != SE_OK)
+        return tls_fail(t, SE_ERR_BAD_SIGNATURE, SE_TLS_ALERT_DECRYPT_ERROR);
+    return SE_OK;
+}
+
+/* ChangeCipherSpec + Finished at the end of our flight; writes go to epoch 1 from here. */
+static se_status finished_msg(se_tls *t)
+{
+    uint8_t vd[12];
+    tls_wr w;
+    se_status st = tls_flight_ccs(t);
+
+    if (st == SE_OK)
+        st = tls_finished(t, t->cfg->role == SE_TLS_SERVER, vd);
+    if (st != SE_OK)
+        return st;
+    if (t->cfg->faults & SE_TLS_FAULT_BAD_FINISHED)
+        vd[0] ^= 0x01;
+    t->epoch_out = 1;
+    w = tls_msg_begin(t);
+    wr_bytes(&w, vd, 12);
+    return tls_msg_end(t, HT_FINISHED, &w);
+}
+
+static void established(se_tls *t)
+{
+    t->state = SE_TLS_ESTABLISHED;
+    t->hs = HS_DONE;
+    t->timer_on = 0;
+    tls_wipe(t, 0); /* the record keys stay; the ephemeral key and master secret are done */
+    tls_phase(t, "done");
+}
+
+/* The peer's Finished (both roles): verify_data over the transcript before it. */
+static se_status on_finished(se_tls *t, const uint8_t *body)
+{
+    uint8_t expect[12];
+    se_status st;
+
+    if (t->hs_len != 12)
+        return decode_error(t);
+    if (t->cfg->role == SE_TLS_SERVER)
+        tls_phase(t, "finished");
+    if ((st = tls_finished(t, t->cfg->role == SE_TLS_CLIENT, expect)) != SE_OK)
+        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    if (!se_ct_equal(expect, body, 12))
+        return tls_fail(t, SE_ERR_TLS_BAD_FINISHED, SE_TLS_ALERT_DECRYPT_ERROR);
+    se_sha256_update(&t->transcript, body - (t->dtls ? 12 : 4), (t->dtls ? 12 : 4) + 12);
+    if (!TLS_CLIENT_ONLY && t->cfg->role == SE_TLS_SERVER) {
+        /* Our CCS + Finished; kept to answer a repeated client flight (DTLS). */
+        tls_flight_reset(t);
+        st = finished_msg(t);
+        if (st == SE_OK)
+            st = tls_flight_send(t, 0);
+        if (st != SE_OK)
+            return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    }
+    established(t);
+    return SE_OK;
+}
+
+/* ---- client ----------------------------------------------------------------------------- */
+static const uint8_t ch_ext[] = {
+    0x00, 0x0a, 0x00, 0x04, 0x00, 0x02, 0x00, 0x17, /* supported_groups: secp256r1 */
+    0x00, 0x0b, 0x00, 0x02, 0x01, 0x00,             /* ec_point_formats: uncompressed */
+    0x00, 0x0d, 0x00, 0x04, 0x00, 0x02, 0x04, 0x03, /* signature_algorithms: ecdsa_secp256r1_sha256 */
+    0x00, 0x17, 0x00, 0x00,                         /* extended_master_secret */
+    0xff, 0x01, 0x00, 0x01, 0x00,                   /* renegotiation_info: initial handshake */
+};
+
+se_status tls_send_client_hello(se_tls *t)
+{
+    size_t n;
+    const uint16_t *s = suites(t, &n);
+    tls_wr w;
+    se_status st;
+
+    tls_flight_reset(t);
+    w = tls_msg_begin(t);
+    wr_uint(&w, t->dtls ? DTLS_VERSION : TLS_VERSION, 2);
+    wr_bytes(&w, t->client_random, 32);
+    wr_uint(&w, 0, 1); /* no session to resume */
+    if (t->dtls) {
+        wr_uint(&w, t->cookie_len, 1);
+        wr_bytes(&w, t->cookie, t->cookie_len);
+    }
+    wr_uint(&w, (uint32_t)(2 * n), 2);
+    for (size_t i = 0; i < n; i++)
+        wr_uint(&w, s[i], 2);
+    wr_uint(&w, 0x0100, 2); /* compression: null only */
+    wr_uint(&w, sizeof ch_ext, 2);
+    wr_bytes(&w, ch_ext, sizeof ch_ext);
+    st = tls_msg_end(t, HT_CLIENT_HELLO, &w);
+    return st == SE_OK ? tls_flight_send(t, 1) : st;
+}
+
+static se_status on_hello_verify(se_tls *t, tls_rd *r)
+{
+    tls_rd c;
+    se_status st;
+
+    (void)rd_u16(r);
+    c = rd_vec(r, 1);
+    if (r->bad || r->n != 0 || c.n == 0 || c.n > sizeof t->cookie)
+        return decode_error(t);
+    memcpy(t->cookie, c.p, c.n);
+    t->cookie_len = (uint8_t)c.n;
+    t->win_any = 0; /* the HelloVerifyRequest came from no connection: a fresh window */
+    se_sha256_init(&t->transcript); /* the transcript starts at the second ClientHello */
+    st = tls_send_client_hello(t);
+    return check(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+}
+
+static se_status on_server_hello(se_tls *t, tls_rd *r)
+{
+    uint32_t ver = rd_u16(r), suite, comp;
+    const uint8_t *random = rd_bytes(r, 32);
+    tls_rd sid = rd_vec(r, 1), ext = {NULL, 0, 0};
+    size_t n;
+    const uint16_t *s = suites(t, &n);
+    int ems = 0, offered = 0;
+
+    suite = rd_u16(r);
+    comp = rd_u8(r);
+    if (r->n > 0)
+        ext = rd_vec(r, 2);
+    if (r->bad || r->n != 0 || sid.n > 32)
+        return decode_error(t);
+    if (ver != (t->dtls ? DTLS_VERSION : TLS_VERSION))
+        return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
+    for (size_t i = 0; i < n; i++)
+        offered |= s[i] == suite;
+    if (!offered || comp != 0)
+        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    while (ext.n > 0) {
+        uint32_t type = rd_u16(&ext);
+        tls_rd d = rd_vec(&ext, 2);
+        if (ext.bad)
+            return decode_error(t);
+        if (type == 23) { /* extended_master_secret */
+            ems = 1;
+        } else if (type == 0xff01) { /* renegotiation_info: empty on an initial handshake */
+            if (d.n != 1 || d.p[0] != 0)
+                return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+        } else if (type == 11) { /* ec_point_formats: must allow uncompressed */
+            if (!has_item(rd_vec(&d, 1), 0, 1))
+                return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        }
+    }
+    if (!ems)
+        return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+    memcpy(t->server_random, random, 32);
+    t->suite = (uint16_t)suite;
+    t->hs = HS_C_CERT;
+    return SE_OK;
+}
+
+/* ServerKeyExchange: named curve secp256r1, the server's point, its signature over
+ * client_random || server_random || params. */
+static se_status on_ske(se_tls *t, tls_rd *r)
+{
+    const uint8_t *params = r->p;
+    uint8_t signed_data[64 + 4 + 65], hash[32];
+    uint32_t curve_type, curve;
+    tls_rd point;
+    se_status st;
+
+    tls_phase(t, "key_exchange");
+    curve_type = rd_u8(r);
+    curve = rd_u16(r);
+    point = rd_vec(r, 1);
+    if (r->bad)
+        return decode_error(t);
+    if (curve_type != 3 || curve != GROUP_P256 || point.n != 65 ||
+        se_ec_validate_public(t->cfg->p256, point.p, 65) != SE_OK)
+        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    memcpy(signed_data, t->client_random, 32);
+    memcpy(signed_data + 32, t->server_random, 32);
+    memcpy(signed_data + 64, params, 4 + 65);
+    if ((st = t->cfg->crypto->sha256(signed_data, sizeof signed_data, hash)) != SE_OK)
+        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    if ((st = verify(t, r, hash)) != SE_OK)
+        return st;
+    memcpy(t->eph_pub, point.p, 65);
+    t->hs = HS_C_SHD;
+    return SE_OK;
+}
+
+static se_status on_cert_request(se_tls *t, tls_rd *r)
+{
+    tls_rd types = rd_vec(r, 1), algs = rd_vec(r, 2);
+
+    (void)rd_vec(r, 2); /* certificate_authorities: we have one chain anyway */
+    if (r->bad || r->n != 0)
+        return decode_error(t);
+    t->flags |= F_CERT_REQ;
+    if (has_item(types, 64 /* ecdsa_sign */, 1) && has_item(algs, SIG_P256_SHA256, 2) &&
+        t->cfg->chain_n > 0 && t->cfg->key != NULL)
+        t->flags |= F_OWN_CERT;
+    return SE_OK;
+}
+
+/* ServerHelloDone: our whole second flight. */
+static se_status on_server_hello_done(se_tls *t)
+{
+    const se_ec_curve *c = t->cfg->p256;
+    uint8_t pub[65], pms[32];
+    tls_wr w;
+    se_status st = SE_OK;
+
+    if (t->hs_len != 0)
+        return decode_error(t);
+    tls_flight_reset(t);
+    if (t->flags & F_CERT_REQ)
+        st = cert_msg(t, t->flags & F_OWN_CERT);
+    if (st == SE_OK)
+        st = se_ec_keygen(c, t->cfg->rng, t->ecdh_priv, pub);
+    if (st == SE_OK && se_ecdh(c, t->ecdh_priv, 32, t->eph_pub, 65, pms) != SE_OK)
+        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    if (st == SE_OK) {
+        w = tls_msg_begin(t);
+        wr_uint(&w, 65, 1);
+        wr_bytes(&w, pub, 65);
+        st = tls_msg_end(t, HT_CKE, &w);
+    }
+    if (st == SE_OK) {
+        tls_transcript_hash(t, t->session_hash); /* through ClientKeyExchange */
+        st = tls_derive_keys(t, pms);
+    }
+    se_ct_wipe(pms, sizeof pms);
+    if (st == SE_OK && (t->flags & F_OWN_CERT)) {
+        w = tls_msg_begin(t);
+        st = sign(t, t->session_hash, &w);
+        if (st == SE_OK)
+            st = tls_msg_end(t, HT_CERT_VERIFY, &w);
+    }
+    if (st == SE_OK) {
+        tls_phase(t, "finished");
+        st = finished_msg(t);
+    }
+    if (st == SE_OK)
+        st = tls_flight_send(t, 1);
+    if (st != SE_OK)
+        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    t->hs = HS_C_CCS;
+    return SE_OK;
+}
+
+/* ---- server (left out with -DSE_TLS_NO_SERVER: a client-only node) ---------------------- */
+#ifndef SE_TLS_NO_SERVER
+static se_status server_flight(se_tls *t)
+{
+    const se_tls_config *c = t->cfg;
+    uint8_t params[64 + 4 + 65], hash[32];
+    tls_wr w;
+    se_status st;
+
+    tls_flight_reset(t);
+    /* ServerHello: no session id (no resumption), our extensions answering the client's. */
+    w = tls_msg_begin(t);
+    wr_uint(&w, t->dtls ? DTLS_VERSION : TLS_VERSION, 2);
+    wr_bytes(&w, t->server_random, 32);
+    wr_uint(&w, 0, 1);
+    wr_uint(&w, t->suite, 2);
+    wr_uint(&w, 0, 1);
+    wr_uint(&w, 4u + ((t->flags & F_PEER_RI) ? 5u : 0u) + ((t->flags & F_PEER_PF) ? 6u : 0u), 2);
+    wr_bytes(&w, ch_ext + 22, 4); /* extended_master_secret */
+    if (t->flags & F_PEER_RI)
+        wr_bytes(&w, ch_ext + 26, 5);
+    if (t->flags & F_PEER_PF)
+        wr_bytes(&w, ch_ext + 8, 6);
+    st = tls_msg_end(t, HT_SERVER_HELLO, &w);
+    if (st == SE_OK)
+        st = cert_msg(t, 1);
+    /* ServerKeyExchange: a fresh ECDHE key, signed with our certificate's key. */
+    tls_phase(t, "key_exchange");
+    memcpy(params, t->client_random, 32);
+    memcpy(params + 32, t->server_random, 32);
+    params[64] = 3; /* named_curve */
+    put_be(params + 65, GROUP_P256, 2);
+    params[67] = 65;
+    if (st == SE_OK)
+        st = se_ec_keygen(c->p256, c->rng, t->ecdh_priv, params + 68);
+    if (st == SE_OK)
+        st = c->crypto->sha256(params, sizeof params, hash);
+    if (st == SE_OK) {
+        w = tls_msg_begin(t);
+        wr_bytes(&w, params + 64, 4 + 65);
+        st = sign(t, hash, &w);
+        if (st == SE_OK)
+            st = tls_msg_end(t, HT_SKE, &w);
+    }
+    if (st == SE_OK && c->client_auth != SE_TLS_CLIENT_CERT_NONE) {
+        static const uint8_t cr[] = {1, 64, 0, 2, 0x04, 0x03, 0, 0};
+        w = tls_msg_begin(t);
+        wr_bytes(&w, cr, sizeof cr);
+        st = tls_msg_end(t, HT_CERT_REQUEST, &w);
+    }
+    if (st == SE_OK) {
+        w = tls_msg_begin(t);
+        st = tls_msg_end(t, HT_SHD, &w);
+    }
+    if (st == SE_OK)
+        st = tls_flight_send(t, 1);
+    if (st != SE_OK)
+        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    t->hs = c->client_auth != SE_TLS_CLIENT_CERT_NONE ? HS_S_CERT : HS_S_CKE;
+    return SE_OK;
+}
+
+static se_status on_client_hello(se_tls *t, tls_rd *r)
+{
+    uint32_t ver = rd_u16(r);
+    const uint8_t *random = rd_bytes(r, 32);
+    tls_rd sid = rd_vec(r, 1), cookie = {NULL, 0, 0}, cs, comp, ext = {NULL, 0, 0};
+    size_t n;
+    const uint16_t *s = suites(t, &n);
+    int ems = 0, group = 1, sig = 0;
+    se_status st;
+
+    tls_phase(t, "hello");
+    if (t->dtls)
+        cookie = rd_vec(r, 1);
+    cs = rd_vec(r, 2);
+    comp = rd_vec(r, 1);
+    if (r->n > 0)
+        ext = rd_vec(r, 2);
+    if (r->bad || r->n != 0 || sid.n > 32 || cookie.n > 32 || cs.n == 0 || cs.n % 2 != 0)
+        return decode_error(t);
+    if (t->dtls ? ver > DTLS_VERSION : ver < TLS_VERSION)
+        return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
+    if (!has_item(comp, 0, 1))
+        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    /* Our preference among the client's suites; the renegotiation SCSV counts as the extension. */
+    t->suite = 0;
+    for (size_t i = n; i-- > 0;)
+        if (has_item(cs, s[i], 2))
+            t->suite = s[i];
+    if (has_item(cs, 0x00FF, 2))
+        t->flags |= F_PEER_RI;
+    while (ext.n > 0) {
+        uint32_t type = rd_u16(&ext);
+        tls_rd d = rd_vec(&ext, 2);
+        if (ext.bad)
+            return decode_error(t);
+        if (type == 10) { /* supported_groups */
+            group = has_item(rd_vec(&d, 2), GROUP_P256, 2);
+        } else if (type == 11) { /* ec_point_formats */
+            if (!has_item(rd_vec(&d, 1), 0, 1))
+                return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+            t->flags |= F_PEER_PF;
+        } else if (type == 13) { /* signature_algorithms */
+            sig = has_item(rd_vec(&d, 2), SIG_P256_SHA256, 2);
+        } else if (type == 23) {
+            ems = 1;
+        } else if (type == 0xff01) {
+            if (d.n != 1 || d.p[0] != 0)
+                return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+            t->flags |= F_PEER_RI;
+        }
+    }
+    if (t->suite == 0 || !group || !sig || !ems)
+        return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+    memcpy(t->client_random, random, 32);
+    st = se_hmac_drbg_generate(t->cfg->rng, t->server_random, 32, NULL, 0);
+    if (st != SE_OK)
+        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    return server_flight(t);
+}
+
+static se_status on_client_key_exchange(se_tls *t, tls_rd *r)
+{
+    tls_rd p = rd_vec(r, 1);
+    uint8_t pms[32];
+    se_status st;
+
+    if (r->bad || r->n != 0 || p.n != 65)
+        return decode_error(t);
+    if (se_ecdh(t->cfg->p256, t->ecdh_priv, 32, p.p, 65, pms) != SE_OK)
+        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    tls_transcript_hash(t, t->session_hash);
+    st = tls_derive_keys(t, pms);
+    se_ct_wipe(pms, sizeof pms);
+    if (st != SE_OK)
+        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    t->hs = (t->flags & F_PEER_AUTH) ? HS_S_CV : HS_S_CCS;
+    return SE_OK;
+}
+
+#endif
+
+/* ---- dispatch --------------------------------------------------------------------------- */
+/* After the handshake: a client ignores HelloRequest, a server refuses a renegotiating
+ * ClientHello with a no_renegotiation warning; anything else is unexpected_message. */
+static se_status post_handshake(se_tls *t, uint8_t type)
+{
+    if (t->cfg->role == SE_TLS_CLIENT && type == HT_HELLO_REQUEST)
+        return SE_OK;
+    if (t->cfg->role == SE_TLS_SERVER && type == HT_CLIENT_HELLO) {
+        se_status st = tls_alert(t, 1, SE_TLS_ALERT_NO_RENEGOTIATION);
+        return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
+    }
+    return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+}
+
+se_status tls_hs_message(se_tls *t)
+{
+    const uint8_t *body = t->buf + SE_TLS_HS_HEADER;
+    size_t hl = t->dtls ? 12 : 4;
+    tls_rd r = {body, t->hs_len, 0};
+    uint8_t type = t->hs_type;
+    se_status st;
+
+    if (t->state == SE_TLS_ESTABLISHED)
+        return post_handshake(t, type);
+    /* HelloVerifyRequest and HelloRequest stay out of the transcript; CertificateVerify and
+     * Finished cover what came before them and are hashed by their handlers. */
+    if (type != HT_HELLO_VERIFY && type != HT_HELLO_REQUEST && type != HT_CERT_VERIFY &&
+        type != HT_FINISHED)
+        se_sha256_update(&t->transcript, body - hl, hl + t->hs_len);
+    switch (t->hs) {
+    case HS_C_SH:
+        if (type == HT_HELLO_VERIFY && t->dtls)
+            return on_hello_verify(t, &r);
+        if (type == HT_SERVER_HELLO)
+            return on_server_hello(t, &r);
+        break;
+    case HS_C_CERT:
+        if (type == HT_CERTIFICATE) {
+            st = peer_certificate(t, &r);
+            if (st == SE_OK)
+                t->hs = HS_C_SKE;
+            return st;
+        }
+        break;
+    case HS_C_SKE:
+        if (type == HT_SKE)
+            return on_ske(t, &r);
+        break;
+    case HS_C_SHD:
+        if (type == HT_CERT_REQUEST && !(t->flags & F_CERT_REQ))
+            return on_cert_request(t, &r);
+        if (type == HT_SHD)
+            return on_server_hello_done(t);
+        break;
+#ifndef SE_TLS_NO_SERVER
+    case HS_S_CH:
+        if (type == HT_CLIENT_HELLO)
+            return on_client_hello(t, &r);
+        break;
+    case HS_S_CERT:
+        if (type == HT_CERTIFICATE) {
+            st = peer_certificate(t, &r);
+            if (st == SE_OK)
+                t->hs = HS_S_CKE;
+            return st;
+        }
+        break;
+    case HS_S_CKE:
+        if (type == HT_CKE)
+            return on_client_key_exchange(t, &r);
+        break;
+    case HS_S_CV:
+        if (type == HT_CERT_VERIFY) {
+            if ((st = verify(t, &r, t->session_hash)) != SE_OK)
+                return st;
+            se_sha256_update(&t->transcript, body - hl, hl + t->hs_len);
+            t->hs = HS_S_CCS;
+            return SE_OK;
+        }
+        break;
+#endif
+    case HS_C_FIN:
+    case HS_S_FIN:
+        if (type == HT_FINISHED)
+            return on_finished(t, body);
+        break;
+    default:
+        break;
+    }
+    if (type == HT_HELLO_REQUEST && t->cfg->role == SE_TLS_CLIENT)
+        return SE_OK; /* ignored during a handshake (RFC 5246 7.4.1.1) */
+    return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+}

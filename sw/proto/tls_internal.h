@@ -1,0 +1,145 @@
+/* Shared between the parts of the DTLS/TLS stack: tls_record.c (records, protection, replay
+ * window, alerts), tls_dtls.c (handshake reassembly, flights, fragmentation, retransmission,
+ * cookies), tls_hs.c (handshake messages, both roles), tls_prf.c (PRF, key schedule). */
+#ifndef SE_TLS_INTERNAL_H
+#define SE_TLS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "se/tls.h"
+
+/* Record content types (RFC 5246 6.2.1). */
+enum { CT_CCS = 20, CT_ALERT = 21, CT_HANDSHAKE = 22, CT_APP = 23 };
+
+/* Handshake message types (RFC 5246 7.4, RFC 6347 4.2.1). */
+enum {
+    HT_HELLO_REQUEST = 0, HT_CLIENT_HELLO = 1, HT_SERVER_HELLO = 2, HT_HELLO_VERIFY = 3,
+    HT_CERTIFICATE = 11, HT_SKE = 12, HT_CERT_REQUEST = 13, HT_SHD = 14, HT_CERT_VERIFY = 15,
+    HT_CKE = 16, HT_FINISHED = 20,
+};
+
+/* Handshake states: what the connection waits for next. */
+enum {
+    HS_C_START,  /* client before se_tls_start */
+    HS_C_SH,     /* ServerHello (or HelloVerifyRequest) */
+    HS_C_CERT,   /* the server's Certificate */
+    HS_C_SKE,    /* ServerKeyExchange */
+    HS_C_SHD,    /* CertificateRequest or ServerHelloDone */
+    HS_C_CCS,    /* the server's ChangeCipherSpec */
+    HS_C_FIN,    /* the server's Finished */
+    HS_S_CH,     /* ClientHello */
+    HS_S_CERT,   /* the client's Certificate (CertificateRequest sent) */
+    HS_S_CKE,    /* ClientKeyExchange */
+    HS_S_CV,     /* CertificateVerify */
+    HS_S_CCS,    /* the client's ChangeCipherSpec */
+    HS_S_FIN,    /* the client's Finished */
+    HS_DONE,     /* established */
+};
+
+/* t->flags */
+#define F_CERT_REQ  0x01u /* client: the server asked for a certificate */
+#define F_OWN_CERT  0x02u /* client: we send a non-empty Certificate + CertificateVerify */
+#define F_PEER_AUTH 0x04u /* the peer's certificate was verified (or found in the cache) */
+#define F_PEER_PF   0x08u /* server: the client sent ec_point_formats */
+#define F_PEER_RI   0x10u /* server: the client sent renegotiation_info or its SCSV */
+#define F_SEQ_SET   0x20u /* server (DTLS): message_seq taken from the first ClientHello */
+
+/* -DSE_TLS_NO_SERVER builds the client only (se_tls_init refuses the server role). */
+#ifdef SE_TLS_NO_SERVER
+#define TLS_CLIENT_ONLY 1
+#else
+#define TLS_CLIENT_ONLY 0
+#endif
+
+#define TLS_VERSION  0x0303u /* TLS 1.2 */
+#define DTLS_VERSION 0xFEFDu /* DTLS 1.2 */
+#define GROUP_P256   23u
+#define SIG_P256_SHA256 0x0403u
+
+/* ---- bounds-checked readers and writers ----------------------------------------------- */
+typedef struct {
+    const uint8_t *p;
+    size_t n;   /* bytes left */
+    int bad;    /* a read ran past the end */
+} tls_rd;
+
+/* Bounds-checked reads (tls_prf.c): past the end they return 0 / an empty vector and set bad
+ * (check r->bad before using what rd_bytes returned). */
+uint32_t rd_u8(tls_rd *r);
+uint32_t rd_u16(tls_rd *r);
+uint32_t rd_u24(tls_rd *r);
+const uint8_t *rd_bytes(tls_rd *r, size_t k);
+/* A vector with a len_bytes (1..3) length prefix, as a reader of its own. */
+tls_rd rd_vec(tls_rd *r, int len_bytes);
+
+typedef struct {
+    uint8_t *p;
+    size_t cap, len;
+    int bad;    /* a write did not fit */
+} tls_wr;
+
+/* Writes that do not fit set bad and write nothing (tls_prf.c). */
+void wr_bytes(tls_wr *w, const uint8_t *src, size_t k);
+void wr_uint(tls_wr *w, uint32_t v, int bytes);
+
+static inline uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+static inline uint32_t be24(const uint8_t *p) { return (uint32_t)p[0] << 16 | be16(p + 1); }
+static inline void put_be(uint8_t *p, uint64_t v, int bytes)
+{
+    for (int i = bytes - 1; i >= 0; i--, v >>= 8)
+        p[i] = (uint8_t)v;
+}
+
+/* ---- tls_record.c --------------------------------------------------------------------- */
+/* Fails the connection: records st, sends a fatal alert (alert >= 0), state FAILED. Returns st. */
+se_status tls_fail(se_tls *t, se_status st, int alert);
+/* Wipes the ephemeral key and master secret; with keys, the record keys too (the connection is
+ * over: failed or closed). */
+void tls_wipe(se_tls *t, int keys);
+/* The DTLS datagram size / TLS send buffer size, and the record header length. */
+size_t tls_out_cap(const se_tls *t);
+size_t tls_hdr_len(const se_tls *t);
+/* Record expansion of our protection in `epoch` (0: none). */
+size_t tls_overhead(const se_tls *t, uint16_t epoch);
+/* Appends one record (payload a || b) to the output, sending what is there first if the record
+ * does not fit; tls_flush sends the output (one datagram for DTLS). */
+se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, size_t alen,
+                     const uint8_t *b, size_t blen);
+se_status tls_flush(se_tls *t);
+se_status tls_alert(se_tls *t, int level, int desc);
+/* The content of one accepted (decrypted) record. */
+se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int old_epoch);
+void tls_phase(se_tls *t, const char *name);
+
+/* ---- tls_dtls.c ----------------------------------------------------------------------- */
+/* Handshake record content: reassembles messages (DTLS fragments or the TLS stream) and hands
+ * each complete one to tls_hs_message. old_epoch: a retransmission from the previous epoch. */
+se_status tls_hs_data(se_tls *t, const uint8_t *d, size_t n, int old_epoch);
+/* Building our flight: tls_msg_begin gives a writer over a new message's body, tls_msg_end
+ * adds its header, hashes it into the transcript and keeps it in the flight. */
+void tls_flight_reset(se_tls *t);
+tls_wr tls_msg_begin(se_tls *t);
+se_status tls_msg_end(se_tls *t, uint8_t type, tls_wr *w);
+se_status tls_flight_ccs(se_tls *t);
+/* Sends (or resends) the whole flight; arm: start the retransmission timer (DTLS). */
+se_status tls_flight_send(se_tls *t, int arm);
+
+/* ---- tls_hs.c ------------------------------------------------------------------------- */
+/* A complete handshake message is in t->buf (body at SE_TLS_HS_HEADER, hs_type, hs_len). */
+se_status tls_hs_message(se_tls *t);
+se_status tls_send_client_hello(se_tls *t);
+
+/* ---- tls_prf.c ------------------------------------------------------------------------ */
+se_status tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len, const char *label,
+                  const uint8_t *seed, size_t seed_len, uint8_t *out, size_t out_len);
+/* The transcript hash so far (the running hash is not disturbed). */
+void tls_transcript_hash(const se_tls *t, uint8_t out[32]);
+/* master = PRF(pms, "extended master secret", session_hash), then the key block into rd/wr. */
+se_status tls_derive_keys(se_tls *t, const uint8_t pms[32]);
+/* verify_data of the client's (from_server 0) or server's Finished over the transcript so far. */
+se_status tls_finished(se_tls *t, int from_server, uint8_t out[12]);
+int tls_is_cbc(uint16_t suite);
+
+#endif

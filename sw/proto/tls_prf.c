@@ -1,0 +1,150 @@
+/* TLS 1.2 PRF (RFC 5246 5, P_SHA256) and the key schedule: extended master secret (RFC 7627),
+ * key block, Finished verify_data. HMAC runs on the connection's backend. Also the bounds-checked
+ * readers and writers of tls_internal.h (functions, not inlined: they are called everywhere). */
+#include "se/ct.h"
+#include "tls_internal.h"
+
+uint32_t rd_u8(tls_rd *r)
+{
+    if (r->n < 1) {
+        r->bad = 1;
+        return 0;
+    }
+    r->n--;
+    return *r->p++;
+}
+
+uint32_t rd_u16(tls_rd *r)
+{
+    uint32_t v = rd_u8(r) << 8;
+    return v | rd_u8(r);
+}
+
+uint32_t rd_u24(tls_rd *r)
+{
+    uint32_t v = rd_u16(r) << 8;
+    return v | rd_u8(r);
+}
+
+const uint8_t *rd_bytes(tls_rd *r, size_t k)
+{
+    const uint8_t *p = r->p;
+    if (r->n < k) {
+        r->bad = 1;
+        r->n = 0;
+        return p;
+    }
+    r->p += k;
+    r->n -= k;
+    return p;
+}
+
+tls_rd rd_vec(tls_rd *r, int len_bytes)
+{
+    tls_rd v = {r->p, 0, 0};
+    size_t k = len_bytes == 1 ? rd_u8(r) : len_bytes == 2 ? rd_u16(r) : rd_u24(r);
+    v.p = rd_bytes(r, k);
+    v.n = r->bad ? 0 : k;
+    v.bad = r->bad;
+    return v;
+}
+
+void wr_bytes(tls_wr *w, const uint8_t *src, size_t k)
+{
+    if (w->cap - w->len < k) {
+        w->bad = 1;
+        return;
+    }
+    memcpy(w->p + w->len, src, k);
+    w->len += k;
+}
+
+void wr_uint(tls_wr *w, uint32_t v, int bytes)
+{
+    uint8_t b[3];
+    for (int i = 0; i < bytes; i++)
+        b[i] = (uint8_t)(v >> (8 * (bytes - 1 - i)));
+    wr_bytes(w, b, (size_t)bytes);
+}
+
+int tls_is_cbc(uint16_t suite)
+{
+    return suite == SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256;
+}
+
+/* P_SHA256(secret, label || seed): A(1) = HMAC(secret, label || seed), A(i+1) = HMAC(secret,
+ * A(i)); the output is HMAC(secret, A(1) || label || seed) || HMAC(secret, A(2) || ...) ... */
+se_status tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len, const char *label,
+                  const uint8_t *seed, size_t seed_len, uint8_t *out, size_t out_len)
+{
+    uint8_t buf[32 + 32 + 64], blk[32];
+    size_t llen = strlen(label), ls = llen + seed_len;
+    se_status st;
+
+    if (ls > sizeof buf - 32)
+        return SE_ERR_BAD_INPUT;
+    memcpy(buf + 32, label, llen);
+    memcpy(buf + 32 + llen, seed, seed_len);
+    st = be->hmac_sha256(secret, secret_len, buf + 32, ls, blk); /* A(1) */
+    while (st == SE_OK && out_len > 0) {
+        size_t k = out_len < 32 ? out_len : 32;
+        memcpy(buf, blk, 32);
+        st = be->hmac_sha256(secret, secret_len, buf, 32 + ls, blk);
+        if (st != SE_OK)
+            break;
+        memcpy(out, blk, k);
+        out += k;
+        out_len -= k;
+        st = be->hmac_sha256(secret, secret_len, buf, 32, blk); /* A(i+1) */
+    }
+    se_ct_wipe(blk, sizeof blk);
+    return st;
+}
+
+void tls_transcript_hash(const se_tls *t, uint8_t out[32])
+{
+    se_sha256_ctx c = t->transcript;
+    se_sha256_final(&c, out);
+}
+
+se_status tls_derive_keys(se_tls *t, const uint8_t pms[32])
+{
+    const se_backend *be = t->cfg->crypto;
+    uint8_t seed[64], kb[96];
+    se_tls_keys *c = t->cfg->role == SE_TLS_CLIENT ? &t->wr : &t->rd; /* client_write */
+    se_tls_keys *s = t->cfg->role == SE_TLS_CLIENT ? &t->rd : &t->wr; /* server_write */
+    se_status st;
+
+    st = tls_prf(be, pms, 32, "extended master secret", t->session_hash, 32, t->master, 48);
+    if (st != SE_OK)
+        return st;
+    memcpy(seed, t->server_random, 32);
+    memcpy(seed + 32, t->client_random, 32);
+    st = tls_prf(be, t->master, 48, "key expansion", seed, 64, kb, sizeof kb);
+    if (st != SE_OK) {
+        se_ct_wipe(kb, sizeof kb);
+        return st;
+    }
+    /* CBC: two MAC keys, two AES keys (explicit IVs). AEAD: two keys, two 4-byte salts. */
+    if (tls_is_cbc(t->suite)) {
+        memcpy(c->mac, kb, 32);
+        memcpy(s->mac, kb + 32, 32);
+        memcpy(c->key, kb + 64, 16);
+        memcpy(s->key, kb + 80, 16);
+    } else {
+        memcpy(c->key, kb, 16);
+        memcpy(s->key, kb + 16, 16);
+        memcpy(c->iv, kb + 32, 4);
+        memcpy(s->iv, kb + 36, 4);
+    }
+    se_ct_wipe(kb, sizeof kb);
+    return SE_OK;
+}
+
+se_status tls_finished(se_tls *t, int from_server, uint8_t out[12])
+{
+    uint8_t h[32];
+    tls_transcript_hash(t, h);
+    return tls_prf(t->cfg->crypto, t->master, 48, from_server ? "server finished" : "client finished",
+                   h, 32, out, 12);
+}

@@ -1,0 +1,498 @@
+/* The record layer (RFC 5246 6.2, RFC 6347 4.1): headers for both transports, protection
+ * (AES-128-CCM_8 and GCM with 4 + 8 byte nonces, CBC-SHA256 MAC-then-encrypt), the DTLS replay
+ * window, alerts, and the input side: datagrams (DTLS, bad records dropped and counted) and the
+ * byte stream (TLS, bad records fatal). */
+#include "se/ct.h"
+#include "tls_internal.h"
+
+size_t tls_out_cap(const se_tls *t)
+{
+    return t->mtu;
+}
+
+size_t tls_hdr_len(const se_tls *t)
+{
+    return t->dtls ? 13 : 5;
+}
+
+static size_t tag_len(uint16_t suite)
+{
+    return suite == SE_TLS_ECDHE_ECDSA_AES_128_CCM_8 ? 8 : 16;
+}
+
+size_t tls_overhead(const se_tls *t, uint16_t epoch)
+{
+    if (epoch == 0)
+        return 0;
+    return tls_is_cbc(t->suite) ? 16 + 32 + 16 : 8 + tag_len(t->suite);
+}
+
+void tls_phase(se_tls *t, const char *name)
+{
+    if (t->io->phase != NULL)
+        t->io->phase(t->io->ctx, name);
+}
+
+/* The 13 bytes both protections authenticate: seq_num (DTLS: epoch || seq) || type || version
+ * || length. */
+static void pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len)
+{
+    put_be(ph, seq_num, 8);
+    ph[8] = type;
+    put_be(ph + 9, t->dtls ? DTLS_VERSION : TLS_VERSION, 2);
+    put_be(ph + 11, len, 2);
+}
+
+static se_drv_aead_mode aead_mode(uint16_t suite)
+{
+    return suite == SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256 ? SE_DRV_GCM : SE_DRV_CCM;
+}
+
+/* Protects the plaintext at body + (CBC: 16, AEAD: 8), len bytes, in place; *n = body length. */
+static se_status seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t len, size_t *n)
+{
+    const se_backend *be = t->cfg->crypto;
+    uint8_t ph[13], nonce[12];
+    se_status st;
+
+    if (tls_is_cbc(t->suite)) {
+        /* MAC over pseudo-header || plaintext: the header goes just before the plaintext, in
+         * the space the IV takes afterwards. Then padding and CBC with a fresh IV. */
+        uint8_t *pt = body + 16;
+        size_t pad = 15 - (len + 32) % 16;
+        pseudo_header(t, body + 3, sn, type, len);
+        st = be->hmac_sha256(t->wr.mac, 32, body + 3, 13 + len, pt + len);
+        if (st == SE_OK)
+            st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
+        if (st != SE_OK)
+            return st;
+        memset(pt + len + 32, (int)pad, pad + 1);
+        *n = 16 + len + 32 + pad + 1;
+        return be->aes_crypt(SE_DRV_CBC, 0, t->wr.key, 16, body, pt, *n - 16, pt);
+    }
+    /* AEAD: explicit nonce = seq_num, nonce = salt || explicit (RFC 5288 3, RFC 6655 3). */
+    pseudo_header(t, ph, sn, type, len);
+    put_be(body, sn, 8);
+    memcpy(nonce, t->wr.iv, 4);
+    memcpy(nonce + 4, body, 8);
+    *n = 8 + len + tag_len(t->suite);
+    return be->aead_encrypt(aead_mode(t->suite), t->wr.key, 16, nonce, 12, ph, 13, body + 8, len,
+                            body + 8, body + 8 + len, tag_len(t->suite));
+}
+
+/* Checks and decrypts body (n bytes) in place; the plaintext at *pt, *pt_len. SE_ERR_BAD_TAG
+ * for any failure (tag, MAC, padding, length): a sender learns nothing about which. */
+static se_status open_rec(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t n,
+                          uint8_t **pt, size_t *pt_len)
+{
+    const se_backend *be = t->cfg->crypto;
+    uint8_t ph[13], nonce[12], mac[32];
+    size_t tl = tag_len(t->suite);
+
+    if (tls_is_cbc(t->suite)) {
+        uint8_t *p = body + 16;
+        size_t clen = n - 16;
+        uint32_t pad, good, plen;
+
+        if (n < 16 + 48 || clen % 16 != 0)
+            return SE_ERR_BAD_TAG;
+        if (be->aes_crypt(SE_DRV_CBC, 1, t->rd.key, 16, body, p, clen, p) != SE_OK)
+            return SE_ERR_BAD_TAG;
+        /* Padding check without branching on its bytes (RFC 5246 6.2.3.2): a bad padding is
+         * taken as none and the MAC computed anyway. */
+        pad = p[clen - 1];
+        good = se_ct_lt32(pad + 32u, (uint32_t)clen); /* pad + 1 + 32 <= clen */
+        for (uint32_t i = 1; i <= 255 && i < clen; i++) {
+            uint32_t in_pad = se_ct_lt32(i, pad + 1u);
+            good &= ~(in_pad & se_ct_mask_nz32(p[clen - 1 - i] ^ pad));
+        }
+        plen = (uint32_t)clen - 32u - se_ct_select32(good, pad + 1u, 0);
+        pseudo_header(t, body + 3, sn, type, plen);
+        if (be->hmac_sha256(t->rd.mac, 32, body + 3, 13 + plen, mac) != SE_OK)
+            return SE_ERR_BAD_TAG;
+        good &= (uint32_t)0 - (uint32_t)se_ct_equal(mac, p + plen, 32);
+        if (!good)
+            return SE_ERR_BAD_TAG;
+        *pt = p;
+        *pt_len = plen;
+        return SE_OK;
+    }
+    if (n < 8 + tl)
+        return SE_ERR_BAD_TAG;
+    *pt_len = n - 8 - tl;
+    *pt = body + 8;
+    pseudo_header(t, ph, sn, type, *pt_len);
+    memcpy(nonce, t->rd.iv, 4);
+    memcpy(nonce + 4, body, 8);
+    if (be->aead_decrypt(aead_mode(t->suite), t->rd.key, 16, nonce, 12, ph, 13, body + 8, *pt_len,
+                         body + 8 + *pt_len, tl, body + 8) != SE_OK)
+        return SE_ERR_BAD_TAG;
+    return SE_OK;
+}
+
+se_status tls_flush(se_tls *t)
+{
+    size_t n = t->out_len;
+
+    t->out_len = 0;
+    if (n > 0 && t->io->send(t->io->ctx, t->out, n) != 0)
+        return SE_ERR_TLS_IO;
+    return SE_OK;
+}
+
+se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, size_t alen,
+                     const uint8_t *b, size_t blen)
+{
+    size_t h = tls_hdr_len(t), len = alen + blen, n;
+    size_t need = h + len + tls_overhead(t, epoch);
+    uint64_t seq = t->seq_out[epoch != 0];
+    uint64_t sn = t->dtls ? (uint64_t)epoch << 48 | seq : seq;
+    uint8_t *rec, *pt;
+    se_status st;
+
+    if (need > tls_out_cap(t) || (t->dtls && seq >= ((uint64_t)1 << 48)))
+        return SE_ERR_BUFFER_TOO_SMALL;
+    if (t->out_len + need > tls_out_cap(t) && (st = tls_flush(t)) != SE_OK)
+        return st;
+    rec = t->out + t->out_len;
+    pt = rec + h + (epoch == 0 ? 0 : tls_is_cbc(t->suite) ? 16 : 8);
+    if (alen > 0)
+        memmove(pt, a, alen);
+    if (blen > 0)
+        memmove(pt + alen, b, blen);
+    if (epoch == 0) {
+        n = len;
+    } else if ((st = seal(t, type, sn, rec + h, len, &n)) != SE_OK) {
+        return st;
+    }
+    rec[0] = type;
+    put_be(rec + 1, t->dtls ? DTLS_VERSION : TLS_VERSION, 2);
+    if (t->dtls) {
+        put_be(rec + 3, sn, 8); /* epoch || 48-bit sequence number */
+    }
+    put_be(rec + h - 2, n, 2);
+    t->out_len += h + n;
+    t->seq_out[epoch != 0] = seq + 1;
+    t->stats.records_out++;
+    return SE_OK;
+}
+
+se_status tls_alert(se_tls *t, int level, int desc)
+{
+    uint8_t a[2] = {(uint8_t)level, (uint8_t)desc};
+    se_status st = tls_record(t, CT_ALERT, t->epoch_out, a, 2, NULL, 0);
+    return st == SE_OK ? tls_flush(t) : st;
+}
+
+void tls_wipe(se_tls *t, int keys)
+{
+    se_ct_wipe(t->ecdh_priv, sizeof t->ecdh_priv);
+    se_ct_wipe(t->master, sizeof t->master);
+    if (keys) {
+        se_ct_wipe(&t->rd, sizeof t->rd);
+        se_ct_wipe(&t->wr, sizeof t->wr);
+    }
+}
+
+se_status tls_fail(se_tls *t, se_status st, int alert)
+{
+    if (t->state == SE_TLS_FAILED)
+        return t->err;
+    t->err = st;
+    t->timer_on = 0;
+    t->out_len = 0; /* drop whatever half-built output there was */
+    if (alert >= 0) {
+        t->sent_alert = (int16_t)alert;
+        (void)tls_alert(t, 2, alert);
+    }
+    t->state = SE_TLS_FAILED;
+    tls_wipe(t, 1);
+    return st;
+}
+
+/* DTLS: a record that breaks no rule but is of no use, or a malformed one (dropped silently).
+ * TLS: a fatal error. */
+static se_status bad_record(se_tls *t, se_status st, int alert)
+{
+    if (t->dtls) {
+        t->stats.dropped_malformed++;
+        return SE_OK;
+    }
+    return tls_fail(t, st, alert);
+}
+
+static se_status on_alert(se_tls *t, const uint8_t *d, size_t n)
+{
+    if (n != 2)
+        return bad_record(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
+    if (d[1] == SE_TLS_ALERT_CLOSE_NOTIFY) {
+        /* Answer with our close_notify (RFC 5246 7.2.1); the connection is over. */
+        if (t->state == SE_TLS_ESTABLISHED)
+            (void)tls_alert(t, 1, SE_TLS_ALERT_CLOSE_NOTIFY);
+        t->timer_on = 0;
+        if (t->state == SE_TLS_HANDSHAKING) {
+            t->peer_alert = 0;
+            return tls_fail(t, SE_ERR_TLS_CLOSED, -1);
+        }
+        t->state = SE_TLS_CLOSED;
+        return SE_OK;
+    }
+    if (d[0] == 1) /* warnings (no_renegotiation, user_canceled): nothing to do */
+        return SE_OK;
+    t->peer_alert = d[1];
+    return tls_fail(t, SE_ERR_TLS_PEER_ALERT, -1);
+}
+
+se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int old_epoch)
+{
+    if (n > SE_TLS_MAX_RECORD)
+        return bad_record(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_RECORD_OVERFLOW);
+    if (old_epoch) /* only a retransmitted flight of the peer matters there */
+        return type == CT_HANDSHAKE ? tls_hs_data(t, d, n, 1) : SE_OK;
+    switch (type) {
+    case CT_HANDSHAKE:
+        return tls_hs_data(t, d, n, 0);
+    case CT_ALERT:
+        return on_alert(t, d, n);
+    case CT_CCS:
+        if (n != 1 || d[0] != 1)
+            return bad_record(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
+        /* Only where the handshake expects it, between whole messages (DTLS: a CCS anywhere
+         * else is a retransmission and ignored). */
+        if ((t->hs != HS_C_CCS && t->hs != HS_S_CCS) || (!t->dtls && t->hs_got != 0)) {
+            if (t->dtls)
+                return SE_OK;
+            return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+        }
+        t->epoch_in = 1;
+        t->seq_in = 0;
+        t->win_any = 0;
+        t->hs_busy = 0; /* a DTLS message begun in epoch 0 does not continue in epoch 1 */
+        t->hs++;
+        return SE_OK;
+    case CT_APP:
+        if (t->state != SE_TLS_ESTABLISHED)
+            return bad_record(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+        t->stats.app_bytes_in += (uint32_t)n;
+        if (t->io->on_data != NULL)
+            t->io->on_data(t->io->ctx, d, n);
+        return SE_OK;
+    default:
+        return bad_record(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+    }
+}
+
+/* ---- DTLS: one datagram, any number of records ----------------------------------------- */
+static int replay_seen(const se_tls *t, uint64_t seq)
+{
+    if (!t->win_any || seq > t->win_top)
+        return 0;
+    return t->win_top - seq >= 64 || ((t->win_bits >> (t->win_top - seq)) & 1u);
+}
+
+static void replay_mark(se_tls *t, uint64_t seq)
+{
+    if (!t->win_any) {
+        t->win_any = 1;
+        t->win_top = seq;
+        t->win_bits = 1;
+    } else if (seq > t->win_top) {
+        uint64_t d = seq - t->win_top;
+        t->win_bits = (d >= 64 ? 0 : t->win_bits << d) | 1u;
+        t->win_top = seq;
+    } else {
+        t->win_bits |= (uint64_t)1 << (t->win_top - seq);
+    }
+}
+
+/* Where protected records are decrypted: the end of the shared buffer (tls_ctx.h). */
+static uint8_t *rx(se_tls *t)
+{
+    return t->buf + sizeof t->buf - SE_TLS_RX_BYTES;
+}
+
+static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t n)
+{
+    uint8_t type = rec[0];
+    uint16_t epoch = (uint16_t)be16(rec + 3);
+    uint64_t seq = (uint64_t)be16(rec + 5) << 32 | (uint64_t)be16(rec + 7) << 16 | be16(rec + 9);
+    const uint8_t *body = rec + 13;
+    uint8_t *pt;
+    size_t pt_len;
+
+    if (epoch != t->epoch_in) {
+        /* The peer's previous epoch: a retransmitted flight (plaintext). Anything else: drop. */
+        if (epoch + 1u == t->epoch_in && epoch == 0)
+            return tls_content(t, type, body, n, 1);
+        t->stats.dropped_malformed++;
+        return SE_OK;
+    }
+    if (replay_seen(t, seq)) {
+        t->stats.dropped_replay++;
+        return SE_OK;
+    }
+    if (epoch == 0) {
+        /* Server: the ServerHello's record number follows the (second) ClientHello's, so it
+         * cannot collide with the stateless HelloVerifyRequest's (RFC 6347 4.2.1). */
+        if (t->hs == HS_S_CH && !(t->flags & F_SEQ_SET) && seq < ((uint64_t)1 << 47))
+            t->seq_out[0] = seq;
+        replay_mark(t, seq);
+        t->stats.records_in++;
+        return tls_content(t, type, body, n, 0);
+    }
+    if (n > SE_TLS_RX_BYTES - 13) {
+        t->stats.dropped_malformed++;
+        return SE_OK;
+    }
+    memcpy(rx(t) + 13, body, n);
+    if (open_rec(t, type, (uint64_t)epoch << 48 | seq, rx(t) + 13, n, &pt, &pt_len) != SE_OK) {
+        t->stats.dropped_bad_mac++;
+        return SE_OK;
+    }
+    replay_mark(t, seq);
+    t->stats.records_in++;
+    return tls_content(t, type, pt, pt_len, 0);
+}
+
+static se_status dgram_in(se_tls *t, const uint8_t *d, size_t len)
+{
+    while (len > 0 && t->state <= SE_TLS_ESTABLISHED) {
+        size_t n;
+        se_status st;
+
+        if (len < 13 || d[1] != 0xFE || (n = be16(d + 11)) > len - 13) {
+            t->stats.dropped_malformed++; /* the rest of the datagram cannot be framed */
+            break;
+        }
+        st = dgram_record(t, d, n);
+        if (st != SE_OK)
+            return st;
+        d += 13 + n;
+        len -= 13 + n;
+    }
+    return SE_OK;
+}
+
+/* ---- TLS: the byte stream ----------------------------------------------------------------
+ * Records are taken apart as their bytes arrive: plaintext handshake data goes straight to the
+ * reassembly, a plaintext alert or ChangeCipherSpec (2 bytes at most) after the header in
+ * rhdr, a protected record into rx until it is whole. */
+static se_status stream_header(se_tls *t)
+{
+    uint8_t type = t->rhdr[0];
+    size_t n = be16(t->rhdr + 3);
+
+    if (t->rhdr[1] != 3)
+        return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
+    if (t->epoch_in != 0 ? n > SE_TLS_RX_BYTES - 5 : n > SE_TLS_MAX_RECORD)
+        return tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_RECORD_OVERFLOW);
+    if (t->epoch_in != 0)
+        return SE_OK;
+    if (n == 0 || (type != CT_HANDSHAKE && type != CT_ALERT && type != CT_CCS))
+        return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+    if (type != CT_HANDSHAKE && n > 2)
+        return tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
+    return SE_OK;
+}
+
+static se_status stream_in(se_tls *t, const uint8_t *d, size_t len)
+{
+    while (len > 0 && t->state <= SE_TLS_ESTABLISHED) {
+        size_t n = be16(t->rhdr + 3), k;
+        uint8_t type = t->rhdr[0];
+        se_status st = SE_OK;
+
+        if (t->rx_fill < 5) {
+            t->rhdr[t->rx_fill++] = *d++;
+            len--;
+            if (t->rx_fill == 5 && (st = stream_header(t)) != SE_OK)
+                return st;
+            continue;
+        }
+        k = 5 + n - t->rx_fill < len ? 5 + n - t->rx_fill : len;
+        if (t->epoch_in != 0)
+            memcpy(rx(t) + t->rx_fill, d, k);
+        else if (type == CT_HANDSHAKE)
+            st = tls_hs_data(t, d, k, 0);
+        else
+            memcpy(t->rhdr + t->rx_fill, d, k);
+        t->rx_fill += k;
+        d += k;
+        len -= k;
+        if (st != SE_OK)
+            return st;
+        if (t->rx_fill == 5 + n) { /* the record is complete */
+            uint64_t seq = t->seq_in++;
+            uint8_t *pt = rx(t) + 5;
+            size_t pt_len = n;
+
+            t->rx_fill = 0;
+            t->stats.records_in++;
+            if (t->epoch_in == 0) {
+                if (type != CT_HANDSHAKE && (st = tls_content(t, type, t->rhdr + 5, n, 0)) != SE_OK)
+                    return st;
+                continue;
+            }
+            if (open_rec(t, type, seq, rx(t) + 5, n, &pt, &pt_len) != SE_OK)
+                return tls_fail(t, SE_ERR_TLS_BAD_RECORD_MAC, SE_TLS_ALERT_BAD_RECORD_MAC);
+            if ((st = tls_content(t, type, pt, pt_len, 0)) != SE_OK)
+                return st;
+        }
+    }
+    return SE_OK;
+}
+
+se_status se_tls_input(se_tls *t, const uint8_t *buf, size_t len)
+{
+    se_status st;
+
+    if (t->state == SE_TLS_FAILED)
+        return t->err;
+    if (t->state == SE_TLS_CLOSED)
+        return SE_ERR_TLS_CLOSED;
+    if (buf == NULL)
+        return len == 0 ? SE_OK : SE_ERR_BAD_INPUT;
+    st = t->dtls ? dgram_in(t, buf, len) : stream_in(t, buf, len);
+    /* A failure inside a callback (on_data writing back) also reaches the caller. */
+    return st == SE_OK && t->state == SE_TLS_FAILED ? t->err : st;
+}
+
+se_status se_tls_write(se_tls *t, const uint8_t *buf, size_t len)
+{
+    size_t room = tls_out_cap(t) - tls_hdr_len(t) - tls_overhead(t, 1);
+    se_status st = SE_OK;
+
+    if (t->state != SE_TLS_ESTABLISHED)
+        return t->state == SE_TLS_FAILED ? t->err
+             : t->state == SE_TLS_CLOSED ? SE_ERR_TLS_CLOSED : SE_ERR_TLS_STATE;
+    if (room > SE_TLS_MAX_RECORD)
+        room = SE_TLS_MAX_RECORD;
+    do {
+        size_t k = len < room ? len : room;
+        st = tls_record(t, CT_APP, t->epoch_out, buf, k, NULL, 0);
+        if (st == SE_OK && t->dtls)
+            st = tls_flush(t); /* one record per datagram */
+        buf += k;
+        len -= k;
+        t->stats.app_bytes_out += (uint32_t)k;
+    } while (st == SE_OK && len > 0);
+    if (st == SE_OK)
+        st = tls_flush(t);
+    return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
+}
+
+se_status se_tls_close(se_tls *t)
+{
+    se_status st = SE_OK;
+
+    if (t->state == SE_TLS_FAILED)
+        return t->err;
+    if (t->state == SE_TLS_CLOSED)
+        return SE_OK;
+    if (t->state == SE_TLS_ESTABLISHED || t->hs != HS_C_START)
+        st = tls_alert(t, 1, SE_TLS_ALERT_CLOSE_NOTIFY);
+    t->state = SE_TLS_CLOSED;
+    t->timer_on = 0;
+    tls_wipe(t, 1);
+    return st;
+}

@@ -1,0 +1,134 @@
+"""The sensor node end to end (sw/apps/sensor): the sw+hw-rv32im node, provisioned over its UART
+(tools/provision.py), runs a DTLS 1.2 client over the simulator's NIC bridge against
+
+  - our collector (`se collector`): the readings land in its SQLite database under the node's
+    certificate name; a second handshake uses the cached server certificate and costs fewer cycles;
+  - OpenSSL's `s_server -dtls1_2` with CCM_8 and GCM, client certificate required;
+  - a server its trust anchor does not vouch for: the node stops with cert_unknown_ca (or
+    cert_bad_signature for an anchor of the same name but another key).
+
+Each run is a few million simulated cycles (tens of seconds of wall time). The sw configurations
+take hours per handshake and are never run here (make bench with SE_NODE_FULL=1)."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from proto.pki import make_cert, make_pki
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+import provision  # noqa: E402
+
+CONFIG = "sw+hw-rv32im"
+TIMEOUT = 600  # wall seconds per node run (a handshake: ~10-30 s)
+
+
+@pytest.fixture
+def pki(tmp_path):
+    return make_pki(tmp_path / "pki", clients=("node-1",))
+
+
+@pytest.fixture
+def ready(node):
+    node.require(CONFIG, "sensor")
+    se = node.root / "build" / "host" / "se"
+    if not se.exists():
+        pytest.skip("build/host/se is not built (run `make cli`)")
+    return se
+
+
+def blob(pki, ca=None, **kw):
+    cert, key = pki.client("node-1")
+    return provision.blob(ca or pki.ca_pem, cert, key, server_name=pki.server_name, **kw)
+
+
+def readings(n, name="node-1"):
+    """The payloads the firmware's fake sensor sends (sensor.c: temperature())."""
+    out = []
+    for i in range(1, n + 1):
+        t = 215 + (i * 37) % 21 - 10
+        out.append(f"{name} seq={i} temp={t // 10}.{t % 10}C".encode())
+    return out
+
+
+def test_readings_reach_the_collector(ready, pki, tmp_path):
+    with provision.Collector(pki.dir, tmp_path / "readings.db", exit_after=3, se=ready) as col:
+        r = provision.run_node(CONFIG, blob(pki, readings=3), f"udp-connect:127.0.0.1:{col.port}", TIMEOUT)
+        assert r.returncode == 0, (r, col.output())
+        assert col.wait(30) == 0, col.output()
+        rows = col.rows()
+    assert rows == [("node-1", p) for p in readings(3)], rows
+    assert "sensor: ok, 3 readings sent as node-1" in r.stdout, r
+    hs = provision.handshakes(r.report)
+    assert len(hs) == 1 and hs[0]["cycles"] > 0 and not r.lines[0]["cached"], (hs, r.lines)
+    for name in ("hello", "cert_verify", "key_exchange", "finished"):
+        assert name in hs[0]["phases"], hs[0]["phases"].keys()
+    assert provision.phase(r.report, "app_data")["cycles"] > 0
+    assert r.lines[-1]["stack_peak"] < r.lines[-1]["stack_size"], r.lines
+
+
+def test_cached_handshake_is_cheaper(ready, pki, tmp_path):
+    with provision.Collector(pki.dir, tmp_path / "readings.db", exit_after=1, se=ready) as col:
+        r = provision.run_node(CONFIG, blob(pki, readings=1, handshakes=2), f"udp-connect:127.0.0.1:{col.port}",
+                               TIMEOUT)
+        assert r.returncode == 0, (r, col.output())
+        assert col.wait(30) == 0, col.output()
+        assert col.rows() == [("node-1", readings(1)[0])]
+    hs = [l for l in r.lines if "handshake" in l]
+    assert [h["cached"] for h in hs] == [0, 1], r.lines
+    full, cached = provision.handshakes(r.report)
+    assert cached["cycles"] < full["cycles"], (full["cycles"], cached["cycles"])
+    # the cached handshake skips the chain check: its cert_verify phase does less on the engine
+    assert cached["phases"]["cert_verify"]["cycles"] < full["phases"]["cert_verify"]["cycles"]
+
+
+def _s_server(pki, port, cipher):
+    return subprocess.Popen(
+        ["openssl", "s_server", "-dtls1_2", "-accept", f"127.0.0.1:{port}", "-cert", str(pki.server_pem),
+         "-key", str(pki.server_key), "-CAfile", str(pki.ca_pem), "-Verify", "1", "-cipher",
+         f"{cipher}:@SECLEVEL=0", "-groups", "P-256", "-mtu", "1200", "-naccept", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # stdin stays open
+
+
+@pytest.mark.parametrize("suite,cipher", [("ccm8", "ECDHE-ECDSA-AES128-CCM8"),
+                                          ("gcm", "ECDHE-ECDSA-AES128-GCM-SHA256")])
+def test_openssl_s_server(ready, pki, suite, cipher):
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl on PATH")
+    port = provision.free_udp_port()
+    srv = _s_server(pki, port, cipher)
+    try:
+        time.sleep(1.0)  # s_server binds at once; nothing tells us when, and UDP needs no connect
+        assert srv.poll() is None, srv.stdout.read().decode(errors="replace")
+        r = provision.run_node(CONFIG, blob(pki, readings=2, suite=suite), f"udp-connect:127.0.0.1:{port}",
+                               TIMEOUT)
+        try:
+            srv.wait(timeout=5)  # -naccept 1: may end after the node's close_notify
+        except subprocess.TimeoutExpired:
+            srv.terminate()
+        out = srv.communicate(timeout=20)[0].decode(errors="replace")
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.communicate()
+    assert r.returncode == 0, (r, out)
+    for p in readings(2):
+        assert p.decode() in out, out
+    assert r.lines[0]["suite"].endswith("CCM_8" if suite == "ccm8" else "GCM_SHA256"), r.lines
+
+
+@pytest.mark.parametrize("ca_name,error", [("another CA", "cert_unknown_ca"),
+                                           ("iotse test CA", "cert_bad_signature")])
+def test_wrong_anchor_is_refused(ready, pki, tmp_path, ca_name, error):
+    """The node's anchor did not sign the collector's certificate: a CA of another name
+    (cert_unknown_ca), or one of the same name with another key (the chain's signature fails)."""
+    other, _ = make_cert(tmp_path / "other", "ca", cn=ca_name, is_ca=True, key_usage="ca")
+    with provision.Collector(pki.dir, tmp_path / "readings.db", se=ready) as col:
+        r = provision.run_node(CONFIG, blob(pki, ca=other), f"udp-connect:127.0.0.1:{col.port}", TIMEOUT)
+        rows = col.rows()
+    assert r.returncode == 1 and r.report["exit_code"] == 3, r
+    assert f"sensor: error {error}" in r.stdout, r
+    assert rows == []

@@ -1,0 +1,110 @@
+/* Host glue shared by the CLI's DTLS/TLS programs (client, server, collector): sockets, the
+ * identity files (certificate chain, key, trust anchors), the DRBG, the curve, the clock and the
+ * options every program takes. Everything prints its own "se: ..." message on failure.
+ *
+ *   tls_host_opts o; tls_host_opts_init(&o);          defaults: DTLS, all suites, mtu 1200, ...
+ *   tls_host_opt(&o, argc, argv, &i)                  parses one common option at argv[i]
+ *   tls_host_identity id; tls_host_identity_load(&id, o.cert, o.key, o.ca)
+ *   se_ec_curve p256; tls_host_curve(&p256)            secp256r1 on cli_be->ops
+ *   se_hmac_drbg_ctx rng; tls_host_rng(&rng)           seeded from the OS (cli_os_random)
+ *   se_tls_config cfg; tls_host_config(&cfg, &o, &id, role, &p256, &rng)
+ *   int fd = tls_host_connect("host:port", o.tls) / tls_host_udp_bind("[host:]port") /
+ *            tls_host_tcp_listen("[host:]port")
+ *   tls_host_sock s = {fd, peer, peer_len}; io.send = tls_host_send; io.ctx = &s;
+ *   io.now_ms = tls_host_now_ms;
+ *   tls_host_pump(t, fd, deadline, done, arg)          drives one connection over a connected
+ *                                                      socket (reads, DTLS timer), for simple programs
+ */
+#ifndef SE_CLI_TLS_HOST_H
+#define SE_CLI_TLS_HOST_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "se/tls.h"
+
+#define TLS_HOST_MAX_CHAIN 4    /* certificates of our own chain */
+#define TLS_HOST_MAX_ANCHORS 8  /* trust anchors */
+
+/* The options every program takes (see tls_host_opt). */
+typedef struct {
+    int tls;                    /* --tls: TLS over TCP (default DTLS over UDP) */
+    const char *cert, *key, *ca; /* --cert FILE, --key FILE, --ca FILE (NULL if absent) */
+    uint16_t suites[3];         /* --suites ccm8,gcm,cbc (order = preference) */
+    size_t n_suites;
+    size_t mtu;                 /* --mtu N (default 1200) */
+    double timeout;             /* --timeout SEC, overall (default 30) */
+    uint32_t retransmit_ms;     /* --retransmit-ms N (default 1000) */
+    unsigned max_retransmits;   /* --max-retransmits N (default 6) */
+    int verbose;                /* --verbose */
+} tls_host_opts;
+
+void tls_host_opts_init(tls_host_opts *o);
+/* If argv[*i] is a common option, consumes it (and its value), advances *i past it and returns
+ * 1; returns 0 if it is not one (the caller handles it), -1 after printing a usage error. */
+int tls_host_opt(tls_host_opts *o, int argc, char **argv, int *i);
+/* One line per common option, for the programs' --help. */
+extern const char tls_host_opts_help[];
+
+/* Own chain + key and the trust anchors, read from PEM/DER files (pem.h). */
+typedef struct {
+    uint8_t chain_buf[8192];
+    const uint8_t *chain[TLS_HOST_MAX_CHAIN];
+    size_t chain_len[TLS_HOST_MAX_CHAIN];
+    size_t chain_n;
+    uint8_t key[32];
+    int has_key;
+    uint8_t anchor_buf[8192];
+    const uint8_t *anchors[TLS_HOST_MAX_ANCHORS];
+    size_t anchor_len[TLS_HOST_MAX_ANCHORS];
+    size_t n_anchors;
+} tls_host_identity;
+
+/* Any path may be NULL (that part stays empty); cert and key go together. 0 or -1. */
+int tls_host_identity_load(tls_host_identity *id, const char *cert, const char *key, const char *ca);
+
+/* secp256r1 set up on the chosen backend (cli_be->ops->ec_curve). */
+se_status tls_host_curve(se_ec_curve *c);
+/* A DRBG instantiated from 48 bytes of OS entropy. */
+se_status tls_host_rng(se_hmac_drbg_ctx *rng);
+/* Monotonic milliseconds (se_tls_io.now_ms; ctx unused). */
+uint32_t tls_host_now_ms(void *ctx);
+/* Unix seconds (se_tls_config.now). */
+int64_t tls_host_unix_time(void);
+
+/* Fills cfg from the options and identity (transport, suites, chain, key, anchors, mtu, timers,
+ * crypto = cli_be->ops, now); the caller sets server_name, client_auth, cache, faults after. */
+void tls_host_config(se_tls_config *cfg, const tls_host_opts *o, const tls_host_identity *id,
+                     se_tls_role role, const se_ec_curve *p256, se_hmac_drbg_ctx *rng);
+
+/* Sockets. hostport is "host:port", "[v6addr]:port" or (bind/listen) just "port"; host names
+ * resolve with getaddrinfo. Each returns a file descriptor or -1 after printing the reason. */
+int tls_host_connect(const char *hostport, int stream); /* TCP (stream) or connected UDP */
+int tls_host_udp_bind(const char *hostport);            /* unconnected UDP, for recvfrom */
+int tls_host_tcp_listen(const char *hostport);
+
+/* A send target for se_tls_io.send: send() on a connected socket (peer_len 0) or sendto(peer). */
+typedef struct {
+    int fd;
+    struct sockaddr_storage peer;
+    socklen_t peer_len;
+} tls_host_sock;
+int tls_host_send(void *ctx, const uint8_t *buf, size_t len);
+
+/* A peer address as text ("1.2.3.4:5678"), into buf. */
+const char *tls_host_addr_str(const struct sockaddr_storage *ss, socklen_t len, char *buf, size_t cap);
+
+/* Drives connection t over socket fd (connected UDP or TCP): reads feed se_tls_input, the DTLS
+ * timer runs se_tls_timer. Returns SE_OK as soon as done(t, arg) is true (done NULL: when the
+ * handshake is over), the connection's error when it fails, SE_ERR_TLS_CLOSED when it is closed
+ * (close_notify or the TCP peer went away) before done, SE_ERR_TLS_TIMEOUT at deadline_ms
+ * (tls_host_now_ms time). */
+se_status tls_host_pump(se_tls *t, int fd, uint32_t deadline_ms, int (*done)(se_tls *t, void *arg),
+                        void *arg);
+
+/* "se <prog>: <status name> (alert <name>)" for a failed connection, to stderr. */
+void tls_host_print_error(const char *prog, const se_tls *t, se_status st);
+
+#endif
