@@ -1,4 +1,8 @@
 // SHA-256 / HMAC-SHA256 engine: command sequencer, hardware padding and held HMAC key states around sha256_core.
+// RESUME continues a plain SHA-256 from a chaining value the driver supplies, and between the blocks of
+// a plain SHA-256 the chaining value is readable: software can run its own SHA-256 contexts (a running
+// transcript, HMAC, a DRBG) one compression at a time on the engine. Neither is possible for an HMAC,
+// whose chaining values are the key's.
 `default_nettype none
 
 module sha256_engine (
@@ -6,12 +10,13 @@ module sha256_engine (
   input  wire logic         rst_ni,
   input  wire logic         hmac_i,       // sampled with INIT: 0 SHA-256, 1 HMAC with the held key
   input  wire logic         cmd_valid_i,
-  input  wire logic [2:0]   cmd_i,        // 1 INIT, 2 BLOCK, 3 FINAL, 4 KEY
+  input  wire logic [2:0]   cmd_i,        // 1 INIT, 2 BLOCK, 3 FINAL, 4 KEY, 5 RESUME
   input  wire logic [511:0] din_i,        // byte 0 in [511:504]
   input  wire logic [6:0]   din_bytes_i,  // FINAL: 0..63 message bytes in din_i
   output logic              cmd_ready_o,
-  output logic [255:0]      digest_o,     // H0 in [255:224]; zero unless digest_valid_o
+  output logic [255:0]      digest_o,     // H0 in [255:224]; zero unless digest_valid_o or state_valid_o
   output logic              digest_valid_o,
+  output logic              state_valid_o,  // digest_o is the chaining value after a plain SHA-256's BLOCK
   output logic              key_valid_o,
   output logic              busy_o,
   output logic              done_o,       // one-cycle pulse per finished command
@@ -22,6 +27,7 @@ module sha256_engine (
   localparam logic [2:0] CmdBlock = 3'd2;
   localparam logic [2:0] CmdFinal = 3'd3;
   localparam logic [2:0] CmdKey   = 3'd4;
+  localparam logic [2:0] CmdResume = 3'd5;  // din_i: chaining value [511:256], blocks hashed so far [255:192]
 
   localparam logic [2:0] StOk        = 3'd0;
   localparam logic [2:0] StBadSeq    = 3'd4;
@@ -48,6 +54,8 @@ module sha256_engine (
   logic         msg_q, msg_d;            // between INIT and FINAL
   logic         first_q, first_d;        // no block of this message compressed yet
   logic         hm_q, hm_d;              // this message is an HMAC
+  logic         res_q, res_d;            // this message was resumed: its first block chains from ipad_q
+  logic         ipad_res;                // RESUME: ipad_q takes the supplied chaining value
   logic         fin_q, fin_d;            // digest_o holds a result
   logic         kv_q, kv_d;              // ipad_q/opad_q hold a key's states
   logic [54:0]  cnt_q, cnt_d;            // 64-byte blocks hashed so far (an HMAC counts the key block)
@@ -115,6 +123,8 @@ module sha256_engine (
     msg_d      = msg_q;
     first_d    = first_q;
     hm_d       = hm_q;
+    res_d      = res_q;
+    ipad_res   = 1'b0;
     fin_d      = fin_q;
     kv_d       = kv_q;
     cnt_d      = cnt_q;
@@ -197,11 +207,26 @@ module sha256_engine (
             msg_d    = 1'b1;
             first_d  = 1'b1;
             hm_d     = phmac_q;
+            res_d    = 1'b0;
             fin_d    = 1'b0;
             cnt_d    = {54'd0, phmac_q};
             status_d = StOk;
           end
           done_d = 1'b1;
+        end
+        CmdResume: begin
+          // A plain SHA-256 from the given chaining value. The value is kept in ipad_q, so a
+          // held HMAC key is gone (KEY_VALID drops): an HMAC needs KEY again.
+          ipad_res = 1'b1;
+          kv_d     = 1'b0;
+          msg_d    = 1'b1;
+          first_d  = 1'b1;
+          hm_d     = 1'b0;
+          res_d    = 1'b1;
+          fin_d    = 1'b0;
+          cnt_d    = blk_q[246:192];
+          status_d = StOk;
+          done_d   = 1'b1;
         end
         CmdBlock, CmdFinal: begin
           if (!msg_q) begin
@@ -212,8 +237,8 @@ module sha256_engine (
             done_d   = 1'b1;
           end else begin
             // The first block starts from the IV or the ipad state, later ones chain.
-            core_init = first_q && !hm_q;
-            core_load = first_q && hm_q;
+            core_init = first_q && !hm_q && !res_q;
+            core_load = first_q && (hm_q || res_q);
             core_next = !first_q;
             first_d   = 1'b0;
             if (pcmd_q == CmdBlock) begin
@@ -229,11 +254,14 @@ module sha256_engine (
           end
         end
         CmdKey: begin
-          if (msg_q) begin
+          // Refused during an HMAC (its key states are in use); a plain message is ended.
+          if (msg_q && hm_q) begin
             status_d = StBadSeq;
             done_d   = 1'b1;
           end else begin
+            msg_d     = 1'b0;
             kv_d      = 1'b0;
+            res_d     = 1'b0;
             fin_d     = 1'b0;
             core_init = 1'b1;
             pad_ipad  = 1'b1;
@@ -257,6 +285,7 @@ module sha256_engine (
       msg_q    <= 1'b0;
       first_q  <= 1'b0;
       hm_q     <= 1'b0;
+      res_q    <= 1'b0;
       fin_q    <= 1'b0;
       kv_q     <= 1'b0;
       cnt_q    <= '0;
@@ -269,6 +298,7 @@ module sha256_engine (
       msg_q    <= msg_d;
       first_q  <= first_d;
       hm_q     <= hm_d;
+      res_q    <= res_d;
       fin_q    <= fin_d;
       kv_q     <= kv_d;
       cnt_q    <= cnt_d;
@@ -283,7 +313,8 @@ module sha256_engine (
       ipad_q <= '0;
       opad_q <= '0;
     end else begin
-      if (ipad_we) ipad_q <= core_h;
+      if (ipad_res)     ipad_q <= blk_q[511:256];
+      else if (ipad_we) ipad_q <= core_h;
       if (opad_we) opad_q <= core_h;
     end
   end
@@ -330,8 +361,11 @@ module sha256_engine (
   // ---- outputs -----------------------------------------------------------------------------
   assign cmd_ready_o    = !pend_q;
   assign busy_o         = pend_q || ph_q != PhIdle;
-  assign digest_o       = fin_q ? core_h : 256'd0;
+  // Between blocks of a plain SHA-256 (never an HMAC) the chaining value is public.
+  wire logic state_valid = msg_q && !hm_q && !first_q && !pend_q && ph_q == PhIdle;
+  assign digest_o       = (fin_q || state_valid) ? core_h : 256'd0;
   assign digest_valid_o = fin_q;
+  assign state_valid_o  = state_valid;
   assign key_valid_o    = kv_q;
   assign done_o         = done_q;
   assign status_o       = status_q;

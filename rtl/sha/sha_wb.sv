@@ -34,7 +34,7 @@ module sha_wb (
   logic [6:0]   cmd_bytes;
   logic [511:0] din;
   logic [31:0]  busy_cycles_q;
-  logic         cmd_ready, digest_valid, key_valid, busy, done;
+  logic         cmd_ready, digest_valid, state_valid, key_valid, busy, done;
   logic [255:0] digest;
   logic [2:0]   result;
 
@@ -42,11 +42,11 @@ module sha_wb (
     .clk_i, .rst_ni,
     .req_i(req), .we_i(we), .addr_i(addr), .wdata_i(wdata), .be_i(be),
     .rdata_o(rdata), .err_o(reg_err),
-    .capabilities_sha256_i(1'b1), .capabilities_hmac_i(1'b1),
+    .capabilities_sha256_i(1'b1), .capabilities_hmac_i(1'b1), .capabilities_resume_i(1'b1),
     .ctrl_hmac_o(ctrl_hmac),
     .cmd_op_o(cmd_op), .cmd_bytes_o(cmd_bytes), .cmd_wr_o(cmd_wr),
     .status_busy_i(busy), .status_cmd_ready_i(cmd_ready), .status_digest_valid_i(digest_valid),
-    .status_key_valid_i(key_valid), .status_result_i({1'b0, result}),
+    .status_key_valid_i(key_valid), .status_result_i({1'b0, result}), .status_state_valid_i(state_valid),
     .err_cmd_dropped_o(err_cmd_dropped), .err_cmd_dropped_set_i(cmd_wr && !cmd_ready),
     .intr_state_done_o(intr_done), .intr_state_done_set_i(done),
     .intr_enable_done_o(intr_enable_done),
@@ -60,7 +60,7 @@ module sha_wb (
     .hmac_i(ctrl_hmac),
     .cmd_valid_i(cmd_wr), .cmd_i(cmd_op), .din_i(din), .din_bytes_i(cmd_bytes),
     .cmd_ready_o(cmd_ready),
-    .digest_o(digest), .digest_valid_o(digest_valid), .key_valid_o(key_valid),
+    .digest_o(digest), .digest_valid_o(digest_valid), .state_valid_o(state_valid), .key_valid_o(key_valid),
     .busy_o(busy), .done_o(done), .status_o(result)
   );
 

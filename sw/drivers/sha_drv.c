@@ -84,6 +84,31 @@ se_status se_drv_sha256(const uint8_t *msg, size_t len, uint8_t digest[32])
     return message(0, msg, len, digest);
 }
 
+se_status se_drv_sha256_compress(uint32_t h[8], const uint8_t block[64])
+{
+    se_status st;
+
+    wr(SE_SHA_ERR, 0xffffffffu);
+    for (uint32_t i = 0; i < 8; i++) /* the chaining value, then a block count of 0 (unused) */
+        wr(SE_SHA_DIN(i), h[i]);
+    wr(SE_SHA_DIN(8), 0);
+    wr(SE_SHA_DIN(9), 0);
+    if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
+        return st;
+    wr(SE_SHA_CMD, SE_SHA_CMD_OP_RESUME << SE_SHA_CMD_OP_SHIFT);
+    se_drv_write_words(SE_HAL_SHA_BASE + SE_SHA_DIN(0), block, 16); /* latched when taken */
+    if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
+        return st;
+    wr(SE_SHA_CMD, SE_SHA_CMD_OP_BLOCK << SE_SHA_CMD_OP_SHIFT);
+    if ((st = finish()) != SE_OK)
+        return st;
+    if (!(rd(SE_SHA_STATUS) & BIT(STATE_VALID)))
+        return SE_ERR_BACKEND;
+    for (uint32_t i = 0; i < 8; i++)
+        h[i] = rd(SE_SHA_DIGEST(i));
+    return SE_OK;
+}
+
 se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
                              uint8_t mac[32])
 {

@@ -3,6 +3,10 @@
 #include <stdio.h>
 
 #include "node/node.h"
+#if SE_FW_HW
+#include "se/drv.h"
+#include "se/sha256.h"
+#endif
 
 #define BIT(n) (1u << (n))
 
@@ -18,6 +22,11 @@ extern uint32_t __stack_limit[], __stack_top[];
 void node_init(void)
 {
     INTC(ENABLE) |= BIT(SE_IRQ_ENGINE);
+#if SE_FW_HW
+    /* Every SHA-256 context of the library (HMAC, HMAC-DRBG, RFC 6979, the TLS transcript)
+     * compresses on the engine's SHA IP: ~30,000 cycles a block in software on PicoRV32. */
+    se_sha256_set_compress(se_drv_sha256_compress);
+#endif
 }
 
 uint64_t node_cycles(void)

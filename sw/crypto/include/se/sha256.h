@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "se/status.h"
+
 #define SE_SHA256_BLOCK_BYTES 64
 #define SE_SHA256_DIGEST_BYTES 32
 
@@ -23,6 +25,13 @@ void se_sha256(const uint8_t *data, size_t len, uint8_t digest[SE_SHA256_DIGEST_
 /* One compression of a 64-byte block into state h (exposed for benchmarks and
  * for the hardware driver's software fallback). */
 void se_sha256_compress(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES]);
+
+/* Where the contexts above (and so HMAC, the HMAC-DRBG, RFC 6979 nonces and the TLS transcript)
+ * compress their blocks: software by default; firmware with the engine installs the SHA IP's
+ * driver (se_drv_sha256_compress). fn must leave h unchanged when it fails, the block is then
+ * compressed in software. NULL restores software. Process-wide: set it once at start-up. */
+typedef se_status (*se_sha256_compress_fn)(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES]);
+void se_sha256_set_compress(se_sha256_compress_fn fn);
 
 typedef struct {
     se_sha256_ctx inner;

@@ -45,6 +45,11 @@ se_status se_drv_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size_t 
 
 se_status se_drv_sha256(const uint8_t *msg, size_t len, uint8_t digest[32]);
 
+/* One SHA-256 compression of block into h on the engine (RESUME from h, BLOCK, the chaining value
+ * read back): se_sha256_set_compress's hook for firmware with the engine. h is unchanged unless
+ * SE_OK. Leaves a plain message open on the engine (the next INIT or KEY ends it). */
+se_status se_drv_sha256_compress(uint32_t h[8], const uint8_t block[64]);
+
 /* The key is loaded into the engine (hashed first when longer than 64 bytes, RFC 2104). */
 se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
                              uint8_t mac[32]);
