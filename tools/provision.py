@@ -98,16 +98,18 @@ def sim_and_elf(config, app="sensor", noengine=False):
     return sim, ROOT / "build" / "fw" / config / f"{app}.elf"
 
 
-def start_node(config, data, nic, report=None, max_cycles=0, seed=1, app="sensor", noengine=False):
+def start_node(config, data, nic, report=None, max_cycles=0, seed=1, app="sensor", noengine=False,
+               profile=None):
     """Starts the sensor firmware on the simulator with the blob on its UART; returns a function
-    wait(timeout) -> NodeRun (the simulator is killed when the timeout passes)."""
+    wait(timeout) -> NodeRun (the simulator is killed when the timeout passes). profile: a file for
+    the simulator's --profile (tools/profile.py)."""
     sim, elf = sim_and_elf(config, app, noengine)
     own_report = report is None
     if own_report:
         fd, report = tempfile.mkstemp(prefix="sensor-report-", suffix=".json")
         os.close(fd)
     cmd = [str(sim), "--elf", str(elf), "--uart-rx", "--nic", nic, "--max-cycles", str(max_cycles),
-           "--seed", str(seed), "--report", str(report)]
+           "--seed", str(seed), "--report", str(report)] + (["--profile", str(profile)] if profile else [])
     out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=out, stderr=err)

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <memory>
 #include <poll.h>
 #include <string>
@@ -57,7 +58,7 @@ void on_signal(int sig) { g_signal = sig; }
 
 const char kUsage[] =
     "usage: node --elf FILE [--max-cycles N] [--uart-rx] [--nic MODE] [--seed N]\n"
-    "            [--fst FILE] [--report FILE] [--quiet]\n"
+    "            [--fst FILE] [--report FILE] [--profile FILE] [--quiet]\n"
     "  --elf FILE        RISC-V ELF32 firmware; its bytes with load addresses in ROM form the ROM\n"
     "  --max-cycles N    stop after N cycles (default 100000000, 0 = no limit)\n"
     "  --uart-rx         feed stdin to the UART receiver; the run ends after EOF once it is consumed\n"
@@ -65,11 +66,12 @@ const char kUsage[] =
     "  --seed N          TRNG model seed (default: 8 bytes from /dev/urandom)\n"
     "  --fst FILE        dump waves (FST)\n"
     "  --report FILE     JSON report at exit\n"
+    "  --profile FILE    CPU-active cycles per fetch address and phase (tools/profile.py reads it)\n"
     "  --quiet           no summary line on stderr\n"
     "UART output goes to stdout, nothing else does.\n";
 
 struct Options {
-    std::string elf, nic, fst, report;
+    std::string elf, nic, fst, report, profile;
     uint64_t max_cycles = kDefaultMaxCycles;
     bool uart_rx = false, quiet = false, have_seed = false;
     uint64_t seed = 0;
@@ -125,6 +127,22 @@ private:
     void close_phase();
     void stop(const char* reason, int status, const std::string& msg, bool print);
     Counters counters() const;
+
+public:
+    // --profile: lines "PHASE ADDRESS CYCLES" (the phase "-" outside phases), CPU-active cycles
+    // counted against the address of the last instruction fetch; false if it cannot be written.
+    bool write_profile(const std::string& path) const;
+
+private:
+    static constexpr uint32_t kProfWords = 1u << 15;  // the 128 KiB ROM, one counter per word
+    std::map<std::string, std::vector<uint64_t>> prof_;
+    uint64_t* prof_cur_ = nullptr;
+    uint64_t* profile_for(const std::string& phase)
+    {
+        std::vector<uint64_t>& v = prof_[phase];
+        v.resize(kProfWords);
+        return v.data();
+    }
 
     const Options& opt_;
     const node::ElfImage& img_;
@@ -201,6 +219,20 @@ void Sim::close_phase()
         phase_.c.busy[b] = now.busy[b] - phase_base_.busy[b];
     rep_.phases.push_back(phase_);
     in_phase_ = false;
+    if (prof_cur_)
+        prof_cur_ = profile_for("-");
+}
+
+bool Sim::write_profile(const std::string& path) const
+{
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+        return false;
+    for (const auto& [phase, v] : prof_)
+        for (uint32_t i = 0; i < v.size(); i++)
+            if (v[i])
+                std::fprintf(f, "%s 0x%08x %llu\n", phase.c_str(), 4 * i, static_cast<unsigned long long>(v[i]));
+    return std::fclose(f) == 0;
 }
 
 void Sim::marker(uint32_t addr)
@@ -219,6 +251,8 @@ void Sim::marker(uint32_t addr)
     phase_.start = cycle_;
     phase_base_ = counters();
     in_phase_ = true;
+    if (prof_cur_)
+        prof_cur_ = profile_for(name);
 }
 
 void Sim::feed_uart()
@@ -313,6 +347,8 @@ void Sim::run_chunk(uint64_t end)
         tick_half(1);
         ++cycle_;
         hist_[((t->cpu_sleep_o & 1u) << 4) | (t->engine_busy_o & 15u)]++;
+        if (prof_cur_ && !(t->cpu_sleep_o & 1u))
+            prof_cur_[(t->cpu_pc_o >> 2) & (kProfWords - 1)]++;
         if (fire)
             on_rx_fire(fire);
         if (t->uart_tx_valid_o | t->nic_tx_valid_o | t->sim_marker_valid_o | t->sim_exit_valid_o | t->cpu_trap_o |
@@ -388,6 +424,8 @@ int Sim::run(const std::string& rom_hex)
         ctx_->traceEverOn(true);
 #endif
     top_ = std::make_unique<Vsoc_top>(ctx_.get(), "TOP");
+    if (!opt_.profile.empty())
+        prof_cur_ = profile_for("-");
 #if VM_TRACE_FST
     if (!opt_.fst.empty()) {
         tfp_ = std::make_unique<VerilatedFstC>();
@@ -495,6 +533,8 @@ int main(int argc, char** argv)
             need(&o.fst);
         } else if (a == "--report") {
             need(&o.report);
+        } else if (a == "--profile") {
+            need(&o.profile);
         } else if (a == "--max-cycles") {
             if (need(&v) && !parse_u64(v.c_str(), &o.max_cycles) && usage_err.empty())
                 usage_err = "bad --max-cycles value '" + v + "'";
@@ -566,6 +606,8 @@ int main(int argc, char** argv)
     }
 
     int status = sim.run(hex);
+    if (!o.profile.empty() && !sim.write_profile(o.profile))
+        std::fprintf(stderr, "node: cannot write profile %s: %s\n", o.profile.c_str(), std::strerror(errno));
 
     if (!o.report.empty() && !rep.write_json(o.report))
         std::fprintf(stderr, "node: cannot write report %s: %s\n", o.report.c_str(), std::strerror(errno));
