@@ -275,6 +275,9 @@ def _args(argv):
     ap.add_argument("--config", default="sw+hw-rv32im", help="run: firmware config")
     ap.add_argument("--nic", help="run: the simulator's --nic MODE")
     ap.add_argument("--report", help="run: the simulator's --report FILE")
+    ap.add_argument("--profile", help="run: the simulator's --profile FILE (tools/profile.py)")
+    ap.add_argument("--noengine", action="store_true",
+                    help="run: a sw config on the node without the engine (same cycles, faster)")
     ap.add_argument("--timeout", type=float, default=600, help="run: wall seconds")
     return ap.parse_args(argv)
 
@@ -288,7 +291,7 @@ def main(argv=None):
         return 0
     if not a.nic:
         sys.exit("provision.py run: --nic is required")
-    r = run_node(a.config, data, a.nic, a.timeout, report=a.report)
+    r = run_node(a.config, data, a.nic, a.timeout, report=a.report, profile=a.profile, noengine=a.noengine)
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)
     return r.returncode

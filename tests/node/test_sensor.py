@@ -8,7 +8,8 @@
     cert_bad_signature for an anchor of the same name but another key).
 
 Each run is a few million simulated cycles (tens of seconds of wall time). The sw configurations
-take hours per handshake and are never run here (make bench with SE_NODE_FULL=1)."""
+take a billion cycles or more per handshake (minutes even on the node without the engine) and are
+run by `make bench`, not here."""
 import os
 import shutil
 import subprocess
