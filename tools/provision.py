@@ -102,7 +102,7 @@ def start_node(config, data, nic, report=None, max_cycles=0, seed=1, app="sensor
                profile=None):
     """Starts the sensor firmware on the simulator with the blob on its UART; returns a function
     wait(timeout) -> NodeRun (the simulator is killed when the timeout passes). profile: a file for
-    the simulator's --profile (tools/profile.py)."""
+    the simulator's --profile (tools/fwprofile.py)."""
     sim, elf = sim_and_elf(config, app, noengine)
     own_report = report is None
     if own_report:
@@ -275,7 +275,7 @@ def _args(argv):
     ap.add_argument("--config", default="sw+hw-rv32im", help="run: firmware config")
     ap.add_argument("--nic", help="run: the simulator's --nic MODE")
     ap.add_argument("--report", help="run: the simulator's --report FILE")
-    ap.add_argument("--profile", help="run: the simulator's --profile FILE (tools/profile.py)")
+    ap.add_argument("--profile", help="run: the simulator's --profile FILE (tools/fwprofile.py)")
     ap.add_argument("--noengine", action="store_true",
                     help="run: a sw config on the node without the engine (same cycles, faster)")
     ap.add_argument("--timeout", type=float, default=600, help="run: wall seconds")

@@ -66,7 +66,7 @@ const char kUsage[] =
     "  --seed N          TRNG model seed (default: 8 bytes from /dev/urandom)\n"
     "  --fst FILE        dump waves (FST)\n"
     "  --report FILE     JSON report at exit\n"
-    "  --profile FILE    CPU-active cycles per fetch address and phase (tools/profile.py reads it)\n"
+    "  --profile FILE    CPU-active cycles per fetch address and phase (tools/fwprofile.py reads it)\n"
     "  --quiet           no summary line on stderr\n"
     "UART output goes to stdout, nothing else does.\n";
 

@@ -3,7 +3,7 @@
 fetch address and phase, sim/node/README.md) onto the firmware's functions.
 
     build/sim/rv32im/node --elf build/fw/sw+hw-rv32im/sensor.elf ... --profile prof.txt
-    tools/profile.py prof.txt build/fw/sw+hw-rv32im/sensor.elf [--phase key_exchange] [--top 25]
+    tools/fwprofile.py prof.txt build/fw/sw+hw-rv32im/sensor.elf [--phase key_exchange] [--top 25]
 
 Prints, per function, the cycles and their share of the phases chosen (all by default). The
 address counted is the last instruction fetch, so a cycle spent waiting for a load is charged to
@@ -54,7 +54,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     per, total = fold(a.profile, a.elf, a.phase)
     if not total:
-        sys.exit("profile.py: no cycles in the phases chosen")
+        sys.exit("fwprofile.py: no cycles in the phases chosen")
     print(f"{total:,} CPU-active cycles" + (f" in {', '.join(a.phase)}" if a.phase else ""))
     for name, n in per.most_common(a.top):
         print(f"{n:>12,} {100 * n / total:5.1f}%  {name}")
