@@ -21,7 +21,8 @@ const char tls_host_opts_help[] =
     "  --suites LIST        ccm8,gcm,cbc (order = preference; default all three)\n"
     "  --mtu N              DTLS datagram size (default 1200)\n"
     "  --timeout SEC        overall time limit (server: per connection idle limit; default 30)\n"
-    "  --retransmit-ms N    initial DTLS retransmission timeout (default 1000)\n"
+    "  --retransmit-ms N    initial DTLS retransmission timeout (default 1000, at most 3600000:\n"
+    "                       a simulated node's peer; later timeouts double up to 60000)\n"
     "  --max-retransmits N  DTLS resends of one flight before giving up (default 6)\n"
     "  --verbose            phases and statistics on stderr\n";
 
@@ -93,7 +94,7 @@ int tls_host_opt(tls_host_opts *o, int argc, char **argv, int *i)
                 return -1;
             o->timeout = d;
         } else if (strcmp(a, "--retransmit-ms") == 0) {
-            if (parse_num(a, v, 1, 60000, &d) != 0)
+            if (parse_num(a, v, 1, 3600000, &d) != 0)
                 return -1;
             o->retransmit_ms = (uint32_t)d;
         } else {
