@@ -17,10 +17,10 @@ static int aligned2(const void *a, const void *b)
     return (((uintptr_t)a | (uintptr_t)b) & 3u) == 0;
 }
 
-NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+/* Front to back, a word at a time where both pointers allow. No restrict: memmove uses it for
+ * overlapping regions with dst below src, where reading each byte before writing over it is safe. */
+NO_LIBCALL __attribute__((always_inline)) static inline void copy_forward(uint8_t *d, const uint8_t *s, size_t n)
 {
-    uint8_t *d = dst;
-    const uint8_t *s = src;
     if (aligned2(d, s)) {
         for (; n >= 16; n -= 16, d += 16, s += 16) {
             word a = ((const word *)s)[0], b = ((const word *)s)[1];
@@ -35,6 +35,11 @@ NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
     }
     while (n--)
         *d++ = *s++;
+}
+
+NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    copy_forward(dst, src, n);
     return dst;
 }
 
@@ -42,8 +47,10 @@ NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
-    if (d <= s || d >= s + n)
-        return memcpy(dst, src, n); /* forward copy is safe: it reads each byte before writing over it */
+    if (d <= s || d >= s + n) {
+        copy_forward(d, s, n);
+        return dst;
+    }
     d += n;
     s += n;
     if (aligned2(d, s)) {
