@@ -106,6 +106,8 @@ $(BUILD)/host/libsecrypto.a: $(HOST_OBJ)
 lib: $(BUILD)/host/libsecrypto.a
 
 DRV_FLAGS := -Isw/drivers/include -I$(GEN)/include
+# Cross builds are for the node, where the engine is memory-mapped: se/hal.h's accesses inline.
+RV_DRV_FLAGS := $(DRV_FLAGS) -DSE_HAL_MMIO=1
 $(BUILD)/host/drivers/%.o: sw/drivers/%.c $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) -c $< -o $@
@@ -149,7 +151,7 @@ $(BUILD)/$(1)/libsecrypto.a: $(patsubst sw/crypto/%.c,$(BUILD)/$(1)/crypto/%.o,$
 
 $(BUILD)/$(1)/drivers/%.o: sw/drivers/%.c $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(DRV_FLAGS) -c $$< -o $$@
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_DRV_FLAGS) -c $$< -o $$@
 
 $(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.o,$(DRV_SRC))
 	@rm -f $$@
@@ -157,7 +159,7 @@ $(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.
 
 $(BUILD)/$(1)/proto/%.o: sw/proto/%.c $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) $(REG_H)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) -c $$< -o $$@
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) -c $$< -o $$@
 
 $(BUILD)/$(1)/libseproto.a: $(patsubst sw/proto/%.c,$(BUILD)/$(1)/proto/%.o,$(PROTO_SRC))
 	@rm -f $$@

@@ -269,7 +269,7 @@ def build():
 
     # -- ECDSA_VERIFY: OK or VERIFY_FAIL for (QX, QY), e = E, r = RX, s = RY -----------------------
     m.entry("ECDSA_VERIFY")
-    need("CURVE")
+    need("CURVE", "ENTRY", "CACHED")  # the cache entry holds G's table (u1 G by the comb)
     for s in ("RX", "RY"):
         zf(s)
         jf("verify_fail")
@@ -287,15 +287,16 @@ def build():
     call("ladder")                   # u2 Q
     call("yrecover")
     call("topoint")
-    mov("QX", "RX")
-    mov("QY", "RY")
-    mov("E", "T6")
-    mov("X", "GX")
-    mov("Y", "GY")
+    mov("X", "RX")                   # u2 Q = (X : Y : D): slots the comb leaves alone
+    mov("Y", "RY")
     scal("D")
-    call("ladder")                   # u1 G
-    call("yrecover")
+    mov("D", "T6")
+    call("comb")                     # u1 G, affine; E = 0 if it is O (u1 = 0)
+    zf("E")
     call("topoint")                  # (RX : RY : T6)
+    mov("QX", "X")
+    mov("QY", "Y")
+    mov("E", "D")
     call("padd")                     # (X0 : Z0 : X1) = (QX : QY : E) + (RX : RY : T6)
     zf("X1")
     jf("verify_fail")

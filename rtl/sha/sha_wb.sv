@@ -29,10 +29,10 @@ module sha_wb (
     .err_i(reg_err)
   );
 
-  logic         ctrl_hmac, cmd_wr, err_cmd_dropped, intr_done, intr_enable_done;
+  logic         ctrl_hmac, ctrl_din_le, cmd_wr, err_cmd_dropped, intr_done, intr_enable_done;
   logic [2:0]   cmd_op;
   logic [6:0]   cmd_bytes;
-  logic [511:0] din;
+  logic [511:0] din, din_cmd;
   logic [31:0]  busy_cycles_q;
   logic         cmd_ready, digest_valid, state_valid, key_valid, busy, done;
   logic [255:0] digest;
@@ -43,7 +43,8 @@ module sha_wb (
     .req_i(req), .we_i(we), .addr_i(addr), .wdata_i(wdata), .be_i(be),
     .rdata_o(rdata), .err_o(reg_err),
     .capabilities_sha256_i(1'b1), .capabilities_hmac_i(1'b1), .capabilities_resume_i(1'b1),
-    .ctrl_hmac_o(ctrl_hmac),
+    .capabilities_din_le_i(1'b1),
+    .ctrl_hmac_o(ctrl_hmac), .ctrl_din_le_o(ctrl_din_le),
     .cmd_op_o(cmd_op), .cmd_bytes_o(cmd_bytes), .cmd_wr_o(cmd_wr),
     .status_busy_i(busy), .status_cmd_ready_i(cmd_ready), .status_digest_valid_i(digest_valid),
     .status_key_valid_i(key_valid), .status_result_i({1'b0, result}), .status_state_valid_i(state_valid),
@@ -55,10 +56,20 @@ module sha_wb (
     .digest_i(digest)
   );
 
+  // CTRL.DIN_LE: each word's bytes reversed, so the engine always sees message byte 0 in din[511:504].
+  // RESUME's chaining value and block count are numbers, never reversed.
+  localparam logic [2:0] CmdResume = 3'd5;
+  always_comb begin
+    for (int w = 0; w < 16; w++)
+      din_cmd[32*w +: 32] = (ctrl_din_le && cmd_op != CmdResume)
+                          ? {din[32*w +: 8], din[32*w+8 +: 8], din[32*w+16 +: 8], din[32*w+24 +: 8]}
+                          : din[32*w +: 32];
+  end
+
   sha256_engine u_engine (
     .clk_i, .rst_ni,
     .hmac_i(ctrl_hmac),
-    .cmd_valid_i(cmd_wr), .cmd_i(cmd_op), .din_i(din), .din_bytes_i(cmd_bytes),
+    .cmd_valid_i(cmd_wr), .cmd_i(cmd_op), .din_i(din_cmd), .din_bytes_i(cmd_bytes),
     .cmd_ready_o(cmd_ready),
     .digest_o(digest), .digest_valid_o(digest_valid), .state_valid_o(state_valid), .key_valid_o(key_valid),
     .busy_o(busy), .done_o(done), .status_o(result)

@@ -124,13 +124,13 @@ void se_sha256_update(se_sha256_ctx *ctx, const uint8_t *data, size_t len)
 
 void se_sha256_final(se_sha256_ctx *ctx, uint8_t digest[SE_SHA256_DIGEST_BYTES])
 {
-    uint64_t bits = ctx->total_bytes * 8u;
     uint8_t pad[SE_SHA256_BLOCK_BYTES + 8] = {0x80};
     /* Pad with 0x80 and zeros so that 8 length bytes end a block. */
     size_t pad_len = (ctx->buf_len < 56 ? 56 : 120) - ctx->buf_len;
 
-    for (unsigned i = 0; i < 8; i++)
-        pad[pad_len + i] = (uint8_t)(bits >> (56 - 8 * i));
+    /* The bit length as two big-endian words (no 64-bit shifts: a library call each on RV32). */
+    store_be32(pad + pad_len, (uint32_t)(ctx->total_bytes >> 29));
+    store_be32(pad + pad_len + 4, (uint32_t)ctx->total_bytes << 3);
     se_sha256_update(ctx, pad, pad_len + 8);
     for (unsigned i = 0; i < 8; i++)
         store_be32(digest + 4 * i, ctx->h[i]);
@@ -147,21 +147,23 @@ void se_sha256(const uint8_t *data, size_t len, uint8_t digest[SE_SHA256_DIGEST_
 
 void se_hmac_sha256_init(se_hmac_sha256_ctx *ctx, const uint8_t *key, size_t key_len)
 {
-    uint8_t k[SE_SHA256_BLOCK_BYTES] = {0};
+    /* Words, so the pads are XORed four bytes at a time (byte order does not matter to a XOR). */
+    uint32_t kw[SE_SHA256_BLOCK_BYTES / 4] = {0};
+    uint8_t *k = (uint8_t *)kw;
 
     if (key_len > SE_SHA256_BLOCK_BYTES)
         se_sha256(key, key_len, k);
     else
         memcpy(k, key, key_len);
-    for (unsigned i = 0; i < SE_SHA256_BLOCK_BYTES; i++)
-        k[i] ^= 0x36u;
+    for (unsigned i = 0; i < SE_SHA256_BLOCK_BYTES / 4; i++)
+        kw[i] ^= 0x36363636u;
     se_sha256_init(&ctx->inner);
-    se_sha256_update(&ctx->inner, k, sizeof k);
-    for (unsigned i = 0; i < SE_SHA256_BLOCK_BYTES; i++)
-        k[i] ^= 0x36u ^ 0x5cu;
+    se_sha256_update(&ctx->inner, k, sizeof kw);
+    for (unsigned i = 0; i < SE_SHA256_BLOCK_BYTES / 4; i++)
+        kw[i] ^= 0x36363636u ^ 0x5c5c5c5cu;
     se_sha256_init(&ctx->outer);
-    se_sha256_update(&ctx->outer, k, sizeof k);
-    se_ct_wipe(k, sizeof k);
+    se_sha256_update(&ctx->outer, k, sizeof kw);
+    se_ct_wipe(kw, sizeof kw);
 }
 
 void se_hmac_sha256_update(se_hmac_sha256_ctx *ctx, const uint8_t *data, size_t len)

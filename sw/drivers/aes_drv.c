@@ -32,13 +32,17 @@ static se_status wait_status(uint32_t bit, uint32_t want)
 /* Writes a (possibly partial, zero-padded) block to DIN and issues `op` on it. */
 static se_status command(uint32_t op, const uint8_t *blk, size_t n)
 {
-    uint8_t b[BLK] = {0};
     se_status st;
 
-    if (n > 0)
-        memcpy(b, blk, n);
-    se_drv_write_words(SE_HAL_AES_BASE + SE_AES_DIN(0), b, 4);
-    se_ct_wipe(b, sizeof b);
+    if (n == BLK) { /* a whole block straight from the caller's buffer */
+        se_drv_write_words(SE_HAL_AES_BASE + SE_AES_DIN(0), blk, 4);
+    } else {
+        uint32_t b[BLK / 4] = {0};
+        if (n > 0)
+            memcpy(b, blk, n);
+        se_drv_write_words(SE_HAL_AES_BASE + SE_AES_DIN(0), (const uint8_t *)b, 4);
+        se_ct_wipe(b, sizeof b);
+    }
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_AES_CMD, (op << SE_AES_CMD_OP_SHIFT) | ((uint32_t)(n & 15u) << SE_AES_CMD_BYTES_SHIFT));
@@ -48,12 +52,12 @@ static se_status command(uint32_t op, const uint8_t *blk, size_t n)
 /* Reads one output block (waits for it) and keeps its first n bytes. */
 static se_status read_out(uint8_t *out, size_t n)
 {
-    uint8_t b[BLK];
+    uint32_t b[BLK / 4];
     se_status st = wait_status(BIT(OUT_VALID), BIT(OUT_VALID));
 
     if (st != SE_OK)
         return st;
-    se_drv_read_words(SE_HAL_AES_BASE + SE_AES_DOUT(0), b, 4); /* reading DOUT3 consumes the block */
+    se_drv_read_words(SE_HAL_AES_BASE + SE_AES_DOUT(0), (uint8_t *)b, 4); /* reading DOUT3 consumes the block */
     memcpy(out, b, n);
     se_ct_wipe(b, sizeof b);
     return SE_OK;

@@ -174,5 +174,5 @@ se_status se_ec_use_engine(se_ec_curve *c)
         return SE_OK;
     }
     c->ops = &pk_ops;
-    return SE_OK;
+    return se_drv_pk_load_curve_g(get_params(c)); /* the engine ready for keys and signatures */
 }

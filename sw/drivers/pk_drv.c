@@ -72,22 +72,24 @@ static se_status run(uint32_t prog)
 /* A big-endian integer of len (<= 32) bytes into a slot. */
 static se_status put(uint32_t slot, const uint8_t *v, size_t len)
 {
-    uint8_t b[SLOT_BYTES] = {0};
+    uint32_t w[SLOT_BYTES / 4] = {0}; /* words: aligned for se_ct_wipe's word stores */
+    uint8_t *b = (uint8_t *)w;
     memcpy(b + SLOT_BYTES - len, v, len);
     se_drv_write_words(SE_HAL_PK_BASE + SE_PK_DIN(0), b, SLOT_BYTES / 4);
-    se_ct_wipe(b, sizeof b);
+    se_ct_wipe(w, sizeof w);
     return command(SE_PK_CMD_OP_WRITE, slot, 0) == PK_ST_OK ? SE_OK : SE_ERR_BACKEND;
 }
 
 /* A slot's low len bytes, big-endian. */
 static se_status get(uint32_t slot, uint8_t *v, size_t len)
 {
-    uint8_t b[SLOT_BYTES];
+    uint32_t w[SLOT_BYTES / 4];
+    uint8_t *b = (uint8_t *)w;
     if (command(SE_PK_CMD_OP_READ, slot, 0) != PK_ST_OK)
         return SE_ERR_BACKEND;
     se_drv_read_words(SE_HAL_PK_BASE + SE_PK_DOUT(0), b, SLOT_BYTES / 4);
     memcpy(v, b + SLOT_BYTES - len, len);
-    se_ct_wipe(b, sizeof b);
+    se_ct_wipe(w, sizeof w);
     return SE_OK;
 }
 
@@ -150,7 +152,7 @@ se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
 }
 
 /* The curve, and G's comb table in cache entry 0 (the fixed-base programs use it). */
-static se_status load_with_g_table(const se_drv_ec_params *c)
+se_status se_drv_pk_load_curve_g(const se_drv_ec_params *c)
 {
     se_status st = se_drv_pk_load_curve(c);
     if (st != SE_OK || loaded.g_table)
@@ -173,7 +175,7 @@ static se_status put_point(const se_drv_ec_params *c, const uint8_t *x, const ui
 se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
                         const uint8_t *y, uint8_t *rx, uint8_t *ry)
 {
-    se_status st = x != NULL ? se_drv_pk_load_curve(c) : load_with_g_table(c);
+    se_status st = x != NULL ? se_drv_pk_load_curve(c) : se_drv_pk_load_curve_g(c);
     if (st == SE_OK)
         st = put(PK_SLOT_K, k, c->n_len);
     if (st == SE_OK && x != NULL)
@@ -198,7 +200,7 @@ se_status se_drv_pk_validate(const se_drv_ec_params *c, const uint8_t *x, const 
 se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
                                const uint8_t *e, uint8_t *r, uint8_t *s)
 {
-    se_status st = load_with_g_table(c);
+    se_status st = se_drv_pk_load_curve_g(c);
     if (st == SE_OK)
         st = put(PK_SLOT_K, k, c->n_len);
     if (st == SE_OK)
@@ -217,7 +219,7 @@ se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, cons
 se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y,
                                  const uint8_t *e, const uint8_t *r, const uint8_t *s)
 {
-    se_status st = se_drv_pk_load_curve(c);
+    se_status st = se_drv_pk_load_curve_g(c); /* u1 G by the comb */
     if (st == SE_OK)
         st = put_point(c, x, y);
     if (st == SE_OK)

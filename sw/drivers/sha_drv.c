@@ -19,21 +19,52 @@ static void wr(uint32_t reg, uint32_t v)
 
 #define BIT(f) (SE_SHA_STATUS_##f##_MASK << SE_SHA_STATUS_##f##_SHIFT)
 
+/* On a little-endian CPU the driver sets CTRL.DIN_LE and moves a block into DIN a word per load
+ * and store; otherwise it assembles each big-endian word from four bytes. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define DIN_LE (SE_SHA_CTRL_DIN_LE_MASK << SE_SHA_CTRL_DIN_LE_SHIFT)
+typedef uint32_t __attribute__((may_alias)) word; /* a view of the caller's bytes */
+#else
+#define DIN_LE 0u
+#endif
+
+/* A 64-byte block into DIN0..15. */
+static void write_block(const uint8_t *blk)
+{
+#if DIN_LE
+    if ((uintptr_t)blk & 3u) { /* unaligned: each word from its four bytes */
+        for (uint32_t i = 0; i < BLK / 4; i++, blk += 4)
+            se_hal_write32(SE_HAL_SHA_BASE + SE_SHA_DIN(i), (uint32_t)blk[0] | (uint32_t)blk[1] << 8 |
+                                                            (uint32_t)blk[2] << 16 | (uint32_t)blk[3] << 24);
+        return;
+    }
+    for (uint32_t i = 0; i < BLK / 4; i++)
+        se_hal_write32(SE_HAL_SHA_BASE + SE_SHA_DIN(i), ((const word *)blk)[i]);
+#else
+    se_drv_write_words(SE_HAL_SHA_BASE + SE_SHA_DIN(0), blk, BLK / 4);
+#endif
+}
+
 static se_status wait_status(uint32_t bit, uint32_t want)
 {
     return se_drv_wait(SE_HAL_SHA_BASE + SE_SHA_STATUS, bit, want);
 }
 
-/* Writes n (< 64 for FINAL, else 64) bytes zero-padded to DIN and issues op. */
+/* Writes n (< 64 for FINAL, else 64) bytes zero-padded to DIN and issues op. A whole block goes
+ * to DIN straight from the caller's buffer; a part is padded in a local copy, wiped after. */
 static se_status command(uint32_t op, const uint8_t *blk, size_t n)
 {
-    uint8_t b[BLK] = {0};
     se_status st;
 
-    if (n > 0)
-        memcpy(b, blk, n);
-    se_drv_write_words(SE_HAL_SHA_BASE + SE_SHA_DIN(0), b, 16);
-    se_ct_wipe(b, sizeof b);
+    if (n == BLK) {
+        write_block(blk);
+    } else {
+        uint32_t w[BLK / 4] = {0};
+        if (n > 0)
+            memcpy(w, blk, n);
+        write_block((const uint8_t *)w);
+        se_ct_wipe(w, sizeof w);
+    }
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, (op << SE_SHA_CMD_OP_SHIFT) | ((uint32_t)(n % BLK) << SE_SHA_CMD_BYTES_SHIFT));
@@ -58,7 +89,7 @@ static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[3
     size_t off = 0;
     se_status st;
 
-    wr(SE_SHA_CTRL, (uint32_t)(hmac != 0) << SE_SHA_CTRL_HMAC_SHIFT);
+    wr(SE_SHA_CTRL, (uint32_t)(hmac != 0) << SE_SHA_CTRL_HMAC_SHIFT | DIN_LE);
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, SE_SHA_CMD_OP_INIT << SE_SHA_CMD_OP_SHIFT);
@@ -73,7 +104,10 @@ static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[3
 
 se_status se_drv_sha_probe(void)
 {
-    if (rd(SE_SHA_NAME) != SE_SHA_NAME_VALUE || (rd(SE_SHA_VERSION) >> 24) != 1u)
+    const uint32_t need = SE_SHA_CAPABILITIES_RESUME_MASK << SE_SHA_CAPABILITIES_RESUME_SHIFT |
+                          SE_SHA_CAPABILITIES_DIN_LE_MASK << SE_SHA_CAPABILITIES_DIN_LE_SHIFT;
+    if (rd(SE_SHA_NAME) != SE_SHA_NAME_VALUE || (rd(SE_SHA_VERSION) >> 24) != 1u ||
+        (rd(SE_SHA_CAPABILITIES) & need) != need) /* 1.2: RESUME and DIN_LE, which this driver uses */
         return SE_ERR_NOT_SUPPORTED;
     return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
 }
@@ -89,6 +123,7 @@ se_status se_drv_sha256_compress(uint32_t h[8], const uint8_t block[64])
     se_status st;
 
     wr(SE_SHA_ERR, 0xffffffffu);
+    wr(SE_SHA_CTRL, DIN_LE);
     for (uint32_t i = 0; i < 8; i++) /* the chaining value, then a block count of 0 (unused) */
         wr(SE_SHA_DIN(i), h[i]);
     wr(SE_SHA_DIN(8), 0);
@@ -96,7 +131,7 @@ se_status se_drv_sha256_compress(uint32_t h[8], const uint8_t block[64])
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, SE_SHA_CMD_OP_RESUME << SE_SHA_CMD_OP_SHIFT);
-    se_drv_write_words(SE_HAL_SHA_BASE + SE_SHA_DIN(0), block, 16); /* latched when taken */
+    write_block(block); /* latched when taken */
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, SE_SHA_CMD_OP_BLOCK << SE_SHA_CMD_OP_SHIFT);
@@ -116,6 +151,7 @@ se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *
     se_status st;
 
     wr(SE_SHA_ERR, 0xffffffffu);
+    wr(SE_SHA_CTRL, DIN_LE); /* for KEY; message() sets HMAC */
     if (key_len > BLK) { /* RFC 2104: a long key is replaced by its hash */
         if ((st = message(0, key, key_len, k)) != SE_OK)
             return st;

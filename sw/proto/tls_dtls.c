@@ -160,6 +160,22 @@ se_status se_tls_timer(se_tls *t)
 }
 
 /* ---- reassembly ------------------------------------------------------------------------- */
+/* Marks bytes [from, to) of the message being reassembled as received in map (bit i & 7 of
+ * byte i >> 3) and returns how many of them are new: a map byte at a time, not a bit. */
+static uint32_t mark_received(uint8_t *map, uint32_t from, uint32_t to)
+{
+    uint32_t got = 0;
+    for (uint32_t b = from >> 3; from < to && b <= (to - 1) >> 3; b++) {
+        uint32_t lo = b * 8 < from ? from - b * 8 : 0, hi = b * 8 + 8 > to ? to - b * 8 : 8;
+        uint32_t m = ((1u << hi) - 1u) & ~((1u << lo) - 1u) & ~(uint32_t)map[b];
+        m = m - ((m >> 1) & 0x55u); /* the bits newly set, counted */
+        m = (m & 0x33u) + ((m >> 2) & 0x33u);
+        got += (m + (m >> 4)) & 0x0fu;
+        map[b] |= (uint8_t)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+    }
+    return got;
+}
+
 /* One DTLS fragment (header h, 12 bytes, already checked to frame within its record). */
 static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag, int old)
 {
@@ -194,13 +210,7 @@ static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag,
         return SE_OK;
     }
     memmove(t->buf + SE_TLS_HS_HEADER + off, frag, flen); /* (may overlap rx after the handshake) */
-    for (uint32_t i = off; i < off + flen; i++) {
-        uint8_t bit = (uint8_t)(1u << (i & 7));
-        if (!(t->hs_map[i >> 3] & bit)) {
-            t->hs_map[i >> 3] |= bit;
-            t->hs_got++;
-        }
-    }
+    t->hs_got += mark_received(t->hs_map, off, off + flen);
     if (t->hs_got < t->hs_len)
         return SE_OK;
     /* Complete: the header as one unfragmented message (what the transcript hashes). */

@@ -4,7 +4,9 @@ ROM (test_pk_core), so a formula bug shows up here first and with a readable tra
 import random
 import sys
 
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, x25519
+from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
 
 from rtlsim import ROOT
 from test_pk_core import CRYPTO, CURVES, ref_add, ref_mul
@@ -57,7 +59,17 @@ def test_programs_on_every_curve():
             for ee, want in ((e, ST["OK"]), (e ^ 1, ST["VERIFY_FAIL"])):
                 for s_, v in (("QX", D.x), ("QY", D.y), ("E", ee), ("RX", r), ("RY", s)):
                     m.write(S[s_], v)
-                assert m.run("ECDSA_VERIFY") == want
+                assert m.run("ECDSA_VERIFY", entry=2) == want
+            # e = 0: u1 = 0, so the comb's u1 G is O; a signature over an all-zero digest that the
+            # cryptography package makes must still verify
+            nb = (n.bit_length() + 7) // 8
+            algo = {20: hashes.SHA1(), 24: hashes.SHA224(), 28: hashes.SHA224(), 32: hashes.SHA256()}[nb]
+            der = ec.derive_private_key(d, CRYPTO[name]).sign(bytes(algo.digest_size), ec.ECDSA(Prehashed(algo)))
+            r0, s0 = decode_dss_signature(der)
+            for ee, want in ((0, ST["OK"]), (1, ST["VERIFY_FAIL"])):
+                for s_, v in (("QX", D.x), ("QY", D.y), ("E", ee), ("RX", r0), ("RY", s0)):
+                    m.write(S[s_], v)
+                assert m.run("ECDSA_VERIFY", entry=2) == want
         P = ref_mul(c, rng.randrange(1, n), G)
         for A, B in ((P, Q), (P, P), (P, (P[0], p - P[1]))):
             for s_, v in (("QX", A[0]), ("QY", A[1]), ("RX", B[0]), ("RY", B[1])):
@@ -76,6 +88,7 @@ def test_sequences_and_cache_rules():
     assert m.run("ECSM_G") == ST["BAD_SEQ"]     # ... and leaves no curve loaded
     load(m, c)
     assert m.run("ECSM_COMB", entry=1) == ST["BAD_SEQ"]  # nothing cached there
+    assert m.run("ECDSA_VERIFY", entry=1) == ST["BAD_SEQ"]  # its u1 G needs G's table there
     m.write(S["QX"], c[3])
     m.write(S["QY"], c[4])
     assert m.run("PRECOMP", entry=6) == ST["BAD_SEQ"]    # entries are 0..5

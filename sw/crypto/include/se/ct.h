@@ -51,9 +51,16 @@ static inline void se_ct_cmov(uint8_t *dst, const uint8_t *src, size_t len, uint
         dst[i] ^= (uint8_t)(m & (dst[i] ^ src[i]));
 }
 
-/* Overwrite a secret buffer in a way the compiler will not drop. */
+/* Overwrite a secret buffer in a way the compiler will not drop: volatile stores, a word at a time
+ * when the buffer is word-aligned and a whole number of words (contexts, keys), else bytes. */
 static inline void se_ct_wipe(void *p, size_t len)
 {
+    if ((((uintptr_t)p | len) & 3u) == 0) {
+        volatile uint32_t *w = (volatile uint32_t *)p;
+        for (; len > 0; len -= 4)
+            *w++ = 0;
+        return;
+    }
     volatile uint8_t *v = (volatile uint8_t *)p;
     while (len--)
         *v++ = 0;

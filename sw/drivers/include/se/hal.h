@@ -12,8 +12,25 @@
 #define SE_HAL_PK_BASE 0x2000u
 #define SE_HAL_GF2M_BASE 0x3000u
 
+#if defined(SE_HAL_MMIO) && SE_HAL_MMIO
+/* The node (cross builds, -DSE_HAL_MMIO=1): the engine is memory-mapped at SE_MAP_ENGINE_BASE
+ * (rtl/soc/memmap.toml), so an access is one inline load or store, not a call: the drivers make
+ * about forty of them per SHA block. */
+#include "se/hw/soc_memmap.h"
+
+static inline uint32_t se_hal_read32(uint32_t offset)
+{
+    return *(volatile uint32_t *)(uintptr_t)(SE_MAP_ENGINE_BASE + offset);
+}
+
+static inline void se_hal_write32(uint32_t offset, uint32_t value)
+{
+    *(volatile uint32_t *)(uintptr_t)(SE_MAP_ENGINE_BASE + offset) = value;
+}
+#else
 uint32_t se_hal_read32(uint32_t offset);
 void se_hal_write32(uint32_t offset, uint32_t value);
+#endif
 
 /* Nonzero once a register access ended in a bus error (then cleared). Drivers check it after an
  * operation and report SE_ERR_BACKEND. */
