@@ -257,9 +257,11 @@ HS_GOALS = {"full_hw": 1_500_000, "speedup": 100, "cached": 1.5, "text": 24 * 10
 def _run_sensor(config, pki):
     """One sensor run on config: a full then a cached DTLS handshake (CCM_8, P-256) with the
     collector on loopback, then HS_RECORDS records of HS_RECORD bytes. DTLS timers: the collector
-    (wall clock) does not resend within an hour: a software node computes for minutes of wall time
-    per flight, and resent flights would fill its 4 KiB NIC buffer and push out the one it needs.
-    The node's timer (simulated time, 50 MHz nominal) is 60 s = 3 G cycles, above any flight's work."""
+    (wall clock) does not resend within an hour: a software node computes for up to half an hour of
+    wall time per flight (sw-rv32i: one P-256 verification is ~2.9 G cycles), and resent flights
+    would fill its 4 KiB NIC buffer and push out the one it needs. The node's timer (simulated time,
+    50 MHz nominal) is 60 s = 3 G cycles; it runs only while the node waits for the collector, which
+    answers within milliseconds."""
     import provision
     import tempfile
     with tempfile.TemporaryDirectory(prefix=f"hs-{config}-") as tmp:
@@ -278,7 +280,8 @@ def _run_sensor(config, pki):
 
 def handshake_results():
     """The sensor node's handshake rows for HS_CONFIGS (the sw ones on the node without the engine:
-    software ECC is billions of cycles, tens of minutes of simulation even there). SE_HS_CONFIGS
+    software ECC is billions of cycles, tens of minutes of simulation even there; sw-rv32i, about
+    20 G cycles in all, is the longest part of `make bench`). SE_HS_CONFIGS
     (comma-separated) measures fewer; the others are "not measured"."""
     configs = tuple(os.environ["SE_HS_CONFIGS"].split(",")) if os.environ.get("SE_HS_CONFIGS") else HS_CONFIGS
     pki = ROOT / "build" / "reports" / "hs-pki"
@@ -317,7 +320,7 @@ def handshake_results():
                         ram_bytes=data + bss + stack))
         setup = provision.phase(r.report, "setup")
         res.append(dict(op="curve_setup", curve="secp256r1", where="node", config=config, module="sensor",
-                        cycles=setup["cycles"], note="se_ec_curve_builtin + backend ec_curve, once at boot"))
+                        cycles=setup["cycles"], note="se_ec_curve_builtin + backend ec_curve (sw+hw: the pk engine's curve load and G's comb table, PRECOMP), once at boot"))
     return res
 
 
