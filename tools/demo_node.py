@@ -15,7 +15,7 @@ from bench import size_of  # noqa: E402
 
 ROOT = provision.ROOT
 ORDER = ("provision", "setup", "hello", "cert_verify", "key_exchange", "finished", "done", "app_data", "close")
-NOTES = {"provision": "blob read from the UART", "setup": "DRBG seed, P-256 tables (software), engine check",
+NOTES = {"provision": "blob read from the UART", "setup": "DRBG seed, P-256 tables (software), engine: curve, G's comb table",
          "hello": "ClientHello, cookie, ServerHello..ServerHelloDone in",
          "cert_verify": "server chain to the anchor (or the cache)",
          "key_exchange": "SKE signature, ECDHE keygen + ECDH, keys, our CertificateVerify",
