@@ -675,7 +675,7 @@ PROG_DOC = {
     "ECSM": "(RX, RY) = K (QX, QY), validated; BAD_SCALAR if K >= 2^(DW*ndig_n); INFINITY if O",
     "ECSM_G": "(RX, RY) = K G",
     "ECDSA_SIGN": "k = K, d = D, e = E, G's table in cache entry CMD.SLOT: RX = r, RY = s; BAD_SCALAR unless k, d in [1, n-1]; RETRY if r or s is 0",
-    "ECDSA_VERIFY": "OK or VERIFY_FAIL for Q = (QX, QY), e = E, r = RX, s = RY (BAD_POINT for an invalid Q)",
+    "ECDSA_VERIFY": "OK or VERIFY_FAIL for Q = (QX, QY), e = E, r = RX, s = RY, G's table in cache entry CMD.SLOT (BAD_POINT for an invalid Q)",
     "PADD": "(RX, RY) = (QX, QY) + (RX, RY), both validated; INFINITY if O",
     "X25519": "needs FIELD with p = 2^255 - 19: RX = X25519(K, QX) (K clamped and QX < 2^255 by the caller)",
     "MODINV_P": "RX = K^-1 mod p (K < R), 0 for K = 0",

@@ -128,7 +128,8 @@ void se_sha256_final(se_sha256_ctx *ctx, uint8_t digest[SE_SHA256_DIGEST_BYTES])
     /* Pad with 0x80 and zeros so that 8 length bytes end a block. */
     size_t pad_len = (ctx->buf_len < 56 ? 56 : 120) - ctx->buf_len;
 
-    /* The bit length as two big-endian words (no 64-bit shifts: a library call each on RV32). */
+    /* The bit length as two big-endian words, by constant shifts (a variable 64-bit shift per byte
+     * was a library call each on RV32). */
     store_be32(pad + pad_len, (uint32_t)(ctx->total_bytes >> 29));
     store_be32(pad + pad_len + 4, (uint32_t)ctx->total_bytes << 3);
     se_sha256_update(ctx, pad, pad_len + 8);

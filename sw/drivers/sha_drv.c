@@ -105,9 +105,9 @@ static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[3
 se_status se_drv_sha_probe(void)
 {
     const uint32_t need = SE_SHA_CAPABILITIES_RESUME_MASK << SE_SHA_CAPABILITIES_RESUME_SHIFT |
-                          SE_SHA_CAPABILITIES_DIN_LE_MASK << SE_SHA_CAPABILITIES_DIN_LE_SHIFT;
+                          (DIN_LE ? SE_SHA_CAPABILITIES_DIN_LE_MASK << SE_SHA_CAPABILITIES_DIN_LE_SHIFT : 0u);
     if (rd(SE_SHA_NAME) != SE_SHA_NAME_VALUE || (rd(SE_SHA_VERSION) >> 24) != 1u ||
-        (rd(SE_SHA_CAPABILITIES) & need) != need) /* 1.2: RESUME and DIN_LE, which this driver uses */
+        (rd(SE_SHA_CAPABILITIES) & need) != need) /* RESUME (1.1), DIN_LE (1.2) where used */
         return SE_ERR_NOT_SUPPORTED;
     return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
 }

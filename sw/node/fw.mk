@@ -1,4 +1,4 @@
-# Firmware of the node (included by the top Makefile after RV_CC, RV_CFLAGS, DRV_FLAGS, BUILD, GEN,
+# Firmware of the node (included by the top Makefile after RV_CC, RV_CFLAGS, RV_DRV_FLAGS, BUILD, GEN,
 # $(GEN)/regs.stamp and the per-arch library rules). Every app is built for the four configs into
 # $(BUILD)/fw/<config>/<app>.{elf,map,size}: <config> is sw-<arch> (the crypto library alone,
 # SE_FW_HW=0) or sw+hw-<arch> (the engine drivers, SE_FW_HW=1), <arch> rv32i or rv32im, the part

@@ -53,10 +53,12 @@ static inline void se_ct_cmov(uint8_t *dst, const uint8_t *src, size_t len, uint
 
 /* Overwrite a secret buffer in a way the compiler will not drop: volatile stores, a word at a time
  * when the buffer is word-aligned and a whole number of words (contexts, keys), else bytes. */
+typedef uint32_t __attribute__((may_alias)) se_ct_word; /* may overwrite an object of any type */
+
 static inline void se_ct_wipe(void *p, size_t len)
 {
     if ((((uintptr_t)p | len) & 3u) == 0) {
-        volatile uint32_t *w = (volatile uint32_t *)p;
+        volatile se_ct_word *w = (volatile se_ct_word *)p;
         for (; len > 0; len -= 4)
             *w++ = 0;
         return;
