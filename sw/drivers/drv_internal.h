@@ -18,6 +18,12 @@ static inline uint32_t se_drv_load_be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* The same four bytes as a little-endian CPU loads them (the SHA IP's CTRL.DIN_LE order). */
+static inline uint32_t se_drv_load_le32(const uint8_t *p)
+{
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
 static inline void se_drv_store_be32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24);

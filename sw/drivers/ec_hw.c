@@ -173,7 +173,7 @@ se_status se_ec_use_engine(se_ec_curve *c)
         c->ops = &b_ops;
         return SE_OK;
     }
-    se_status st = se_drv_pk_load_curve_g(get_params(c)); /* the engine ready for keys and signatures */
+    se_status st = se_drv_pk_load_curve_g(get_params(c)); /* the engine ready: G's table for keys, signatures, verification */
     if (st == SE_OK) /* a curve the engine refuses keeps its software ops */
         c->ops = &pk_ops;
     return st;

@@ -23,7 +23,6 @@ static void wr(uint32_t reg, uint32_t v)
  * and store; otherwise it assembles each big-endian word from four bytes. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define DIN_LE (SE_SHA_CTRL_DIN_LE_MASK << SE_SHA_CTRL_DIN_LE_SHIFT)
-typedef uint32_t __attribute__((may_alias)) word; /* a view of the caller's bytes */
 #else
 #define DIN_LE 0u
 #endif
@@ -33,13 +32,12 @@ static void write_block(const uint8_t *blk)
 {
 #if DIN_LE
     if ((uintptr_t)blk & 3u) { /* unaligned: each word from its four bytes */
-        for (uint32_t i = 0; i < BLK / 4; i++, blk += 4)
-            se_hal_write32(SE_HAL_SHA_BASE + SE_SHA_DIN(i), (uint32_t)blk[0] | (uint32_t)blk[1] << 8 |
-                                                            (uint32_t)blk[2] << 16 | (uint32_t)blk[3] << 24);
+        for (uint32_t i = 0; i < BLK / 4; i++)
+            se_hal_write32(SE_HAL_SHA_BASE + SE_SHA_DIN(i), se_drv_load_le32(blk + 4 * i));
         return;
     }
-    for (uint32_t i = 0; i < BLK / 4; i++)
-        se_hal_write32(SE_HAL_SHA_BASE + SE_SHA_DIN(i), ((const word *)blk)[i]);
+    for (uint32_t i = 0; i < BLK / 4; i++) /* se_ct_word: a may_alias view of the caller's bytes */
+        se_hal_write32(SE_HAL_SHA_BASE + SE_SHA_DIN(i), ((const se_ct_word *)blk)[i]);
 #else
     se_drv_write_words(SE_HAL_SHA_BASE + SE_SHA_DIN(0), blk, BLK / 4);
 #endif

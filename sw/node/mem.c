@@ -17,13 +17,19 @@ static int aligned2(const void *a, const void *b)
     return (((uintptr_t)a | (uintptr_t)b) & 3u) == 0;
 }
 
+/* Equal modulo 4: a few single bytes bring both to a word boundary at once. */
+static int coaligned(const void *a, const void *b)
+{
+    return (((uintptr_t)a ^ (uintptr_t)b) & 3u) == 0;
+}
+
 /* Front to back: a word at a time once both pointers are aligned, which they can be when they
  * agree modulo 4 (after up to three single bytes); else four bytes per loop turn. No restrict:
  * memmove uses it for overlapping regions with dst below src, where each group of bytes is read
  * before anything at or above it is written. */
 NO_LIBCALL __attribute__((always_inline)) static inline void copy_forward(uint8_t *d, const uint8_t *s, size_t n)
 {
-    if ((((uintptr_t)d ^ (uintptr_t)s) & 3u) == 0) {
+    if (coaligned(d, s)) {
         for (; n > 0 && ((uintptr_t)d & 3u); n--)
             *d++ = *s++;
         for (; n >= 16; n -= 16, d += 16, s += 16) {
@@ -65,7 +71,7 @@ NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
     }
     d += n;
     s += n;
-    if ((((uintptr_t)d ^ (uintptr_t)s) & 3u) == 0) {
+    if (coaligned(d, s)) {
         for (; n > 0 && ((uintptr_t)d & 3u); n--)
             *--d = *--s;
         for (; n >= 4; n -= 4) {

@@ -167,11 +167,12 @@ static uint32_t mark_received(uint8_t *map, uint32_t from, uint32_t to)
     uint32_t got = 0;
     for (uint32_t b = from >> 3; from < to && b <= (to - 1) >> 3; b++) {
         uint32_t lo = b * 8 < from ? from - b * 8 : 0, hi = b * 8 + 8 > to ? to - b * 8 : 8;
-        uint32_t m = ((1u << hi) - 1u) & ~((1u << lo) - 1u) & ~(uint32_t)map[b];
+        uint32_t bits = ((1u << hi) - 1u) & ~((1u << lo) - 1u); /* this map byte's part of the range */
+        uint32_t m = bits & ~(uint32_t)map[b];
         m = m - ((m >> 1) & 0x55u); /* the bits newly set, counted */
         m = (m & 0x33u) + ((m >> 2) & 0x33u);
         got += (m + (m >> 4)) & 0x0fu;
-        map[b] |= (uint8_t)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+        map[b] |= (uint8_t)bits;
     }
     return got;
 }
