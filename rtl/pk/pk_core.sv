@@ -11,7 +11,7 @@
 `default_nettype none
 
 module pk_core #(
-  parameter int DW = 16
+  parameter int DW = 32
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_ni,

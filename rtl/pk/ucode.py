@@ -20,7 +20,7 @@ both/all slots and read every cache slot of the entry.
 import argparse
 import pathlib
 
-DW = 16          # Montgomery digit width of pk_alu (its parameter)
+DW = 32          # Montgomery digit width of pk_alu (its parameter)
 W = 256
 
 # ---- instruction set --------------------------------------------------------------------------

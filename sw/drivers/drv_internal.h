@@ -71,6 +71,10 @@ static inline se_status se_drv_wait(uint32_t status, uint32_t bit, uint32_t want
     return se_drv_wait_n(status, bit, want, SE_DRV_POLL_LIMIT);
 }
 
+/* A hot register run of fixed length written out in full: on the node's core a loop turn costs
+ * as much again as the load and store it moves (the SHA driver's block and chaining value). */
+#define UNROLLED _Pragma("GCC unroll 16")
+
 /* Block bytes <-> a run of consecutive 32-bit registers (the first holds bytes 0..3, big-endian). */
 static inline void se_drv_write_words(uint32_t reg, const uint8_t *b, uint32_t words)
 {
