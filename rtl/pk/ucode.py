@@ -20,7 +20,7 @@ both/all slots and read every cache slot of the entry.
 import argparse
 import pathlib
 
-DW = 32          # Montgomery digit width of pk_alu (its parameter)
+DW = 32          # Montgomery digit width of pk_alu: pk_core and pk_wb use the same default
 W = 256
 
 # ---- instruction set --------------------------------------------------------------------------
