@@ -141,20 +141,37 @@ se_status se_ec_public_from_private(const se_ec_curve *c, const uint8_t *priv, s
     return st;
 }
 
-se_status se_ec_keygen(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv, uint8_t *pub)
+se_status se_ec_keygen_begin(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv)
 {
     se_bn d;
+    se_status st = SE_ERR_BACKEND; /* 64 rejections in a row: the DRBG is broken */
     /* Rejection sampling: candidates of bits(n) bits until one lies in [1, n-1]. */
     for (unsigned tries = 0; tries < 64; tries++) {
-        se_status st = se_hmac_drbg_generate(rng, priv, c->n.bytes, NULL, 0);
-        if (st != SE_OK)
-            return st;
+        if ((st = se_hmac_drbg_generate(rng, priv, c->n.bytes, NULL, 0)) != SE_OK)
+            break;
         if (c->n.bits % 8)
             priv[0] &= (uint8_t)(0xffu >> (8 - c->n.bits % 8));
-        if (ec_decode_scalar(c, &d, priv, c->n.bytes) == SE_OK)
-            return se_ec_public_from_private(c, priv, c->n.bytes, pub);
+        if ((st = ec_decode_scalar(c, &d, priv, c->n.bytes)) == SE_OK)
+            break;
+        st = SE_ERR_BACKEND;
     }
-    return SE_ERR_BACKEND; /* 64 rejections in a row: the DRBG is broken */
+    if (st == SE_OK && c->ops->mul_start != NULL)
+        st = c->ops->mul_start(c, &d, NULL, 0);
+    se_ct_wipe(&d, sizeof d);
+    return st;
+}
+
+se_status se_ec_keygen_end(const se_ec_curve *c, const uint8_t *priv, uint8_t *pub)
+{
+    if (c->ops->mul_collect != NULL)
+        return c->ops->mul_collect(c, pub);
+    return se_ec_public_from_private(c, priv, c->n.bytes, pub);
+}
+
+se_status se_ec_keygen(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv, uint8_t *pub)
+{
+    se_status st = se_ec_keygen_begin(c, rng, priv);
+    return st == SE_OK ? se_ec_keygen_end(c, priv, pub) : st;
 }
 
 se_status se_ecdh(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,
@@ -163,6 +180,32 @@ se_status se_ecdh(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, co
     uint8_t point[1 + 2 * SE_BN_MAX_BYTES];
     se_status st = se_ec_mul(c, priv, priv_len, pub, pub_len, point);
     if (st == SE_OK)
+        memcpy(shared, point + 1, c->field_bytes);
+    se_ct_wipe(point, sizeof point);
+    return st;
+}
+
+se_status se_ecdh_begin(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,
+                        size_t pub_len)
+{
+    se_bn d;
+    se_status st = c->ops->validate(c, pub, pub_len);
+    if (st == SE_OK)
+        st = ec_decode_scalar(c, &d, priv, priv_len);
+    if (st == SE_OK && c->ops->mul_start != NULL)
+        st = c->ops->mul_start(c, &d, pub, pub_len);
+    se_ct_wipe(&d, sizeof d);
+    return st;
+}
+
+se_status se_ecdh_end(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,
+                      size_t pub_len, uint8_t *shared)
+{
+    uint8_t point[1 + 2 * SE_BN_MAX_BYTES];
+    se_status st;
+    if (c->ops->mul_collect == NULL)
+        return se_ecdh(c, priv, priv_len, pub, pub_len, shared);
+    if ((st = c->ops->mul_collect(c, point)) == SE_OK)
         memcpy(shared, point + 1, c->field_bytes);
     se_ct_wipe(point, sizeof point);
     return st;

@@ -35,20 +35,15 @@ static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, 
     const size_t rb = c->n.bytes;
     uint8_t key[SE_SHA256_DIGEST_BYTES], v[SE_SHA256_DIGEST_BYTES];
     uint8_t x_oct[SE_EC_MAX_BYTES], h_oct[SE_EC_MAX_BYTES], t[2 * SE_SHA256_DIGEST_BYTES];
-    se_hmac_sha256_ctx h;
 
     se_bn_to_bytes(x_oct, rb, d);
     se_bn_to_bytes(h_oct, rb, e); /* e is bits2int(hash) mod n: bits2octets */
     memset(key, 0x00, sizeof key);
     memset(v, 0x01, sizeof v);
     for (uint8_t round = 0; round < 2; round++) {
-        se_hmac_sha256_init(&h, key, sizeof key);
-        se_hmac_sha256_update(&h, v, sizeof v);
-        se_hmac_sha256_update(&h, &round, 1);
-        se_hmac_sha256_update(&h, x_oct, rb);
-        se_hmac_sha256_update(&h, h_oct, rb);
-        se_hmac_sha256_update(&h, extra, extra_len);
-        se_hmac_sha256_final(&h, key);
+        const uint8_t *part[5] = {v, &round, x_oct, h_oct, extra};
+        const size_t len[5] = {sizeof v, 1, rb, rb, extra_len};
+        se_hmac_sha256_cat(key, sizeof key, part, len, 5, key);
         se_hmac_sha256(key, sizeof key, v, sizeof v, v);
     }
     for (;;) {
@@ -65,10 +60,9 @@ static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, 
         if (ok)
             break;
         uint8_t zero = 0;
-        se_hmac_sha256_init(&h, key, sizeof key);
-        se_hmac_sha256_update(&h, v, sizeof v);
-        se_hmac_sha256_update(&h, &zero, 1);
-        se_hmac_sha256_final(&h, key);
+        const uint8_t *part[2] = {v, &zero};
+        const size_t len[2] = {sizeof v, 1};
+        se_hmac_sha256_cat(key, sizeof key, part, len, 2, key);
         se_hmac_sha256(key, sizeof key, v, sizeof v, v);
     }
     se_ct_wipe(key, sizeof key);
@@ -127,14 +121,14 @@ static void hash_to_e(const se_ec_curve *c, se_bn *e, const uint8_t *hash, size_
     reduce_once(&c->n, e);
 }
 
-se_status se_ecdsa_sign_hash(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
+/* d, e and the nonce k of a signature over hash. */
+static se_status sign_inputs(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                              const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
-                             se_hmac_drbg_ctx *rng, uint8_t *sig)
+                             se_hmac_drbg_ctx *rng, se_bn *d, se_bn *e, se_bn *k)
 {
-    se_bn d, e, k;
     uint8_t extra[SE_SHA256_DIGEST_BYTES];
     size_t extra_len = 0;
-    se_status st = ec_decode_scalar(c, &d, priv, priv_len);
+    se_status st = ec_decode_scalar(c, d, priv, priv_len);
 
     if (st != SE_OK)
         return st;
@@ -148,13 +142,47 @@ se_status se_ecdsa_sign_hash(const se_ec_curve *c, const uint8_t *priv, size_t p
     } else if (nonce != SE_ECDSA_NONCE_RFC6979) {
         return SE_ERR_BAD_INPUT;
     }
-    hash_to_e(c, &e, hash, hash_len);
-    rfc6979_nonce(c, &d, &e, extra, extra_len, &k);
-    st = se_ecdsa_sign_values(c, &d, &e, &k, sig);
+    hash_to_e(c, e, hash, hash_len);
+    rfc6979_nonce(c, d, e, extra, extra_len, k);
+    se_ct_wipe(extra, sizeof extra);
+    return SE_OK;
+}
+
+se_status se_ecdsa_sign_hash(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
+                             const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
+                             se_hmac_drbg_ctx *rng, uint8_t *sig)
+{
+    se_bn d, e, k;
+    se_status st = sign_inputs(c, priv, priv_len, hash, hash_len, nonce, rng, &d, &e, &k);
+    if (st == SE_OK)
+        st = se_ecdsa_sign_values(c, &d, &e, &k, sig);
     se_ct_wipe(&d, sizeof d);
     se_ct_wipe(&k, sizeof k);
-    se_ct_wipe(extra, sizeof extra);
     return st;
+}
+
+se_status se_ecdsa_sign_hash_begin(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
+                                   const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
+                                   se_hmac_drbg_ctx *rng)
+{
+    se_bn d, e, k;
+    if (c->ops->sign_start == NULL)
+        return SE_OK; /* all of it in end */
+    se_status st = sign_inputs(c, priv, priv_len, hash, hash_len, nonce, rng, &d, &e, &k);
+    if (st == SE_OK)
+        st = c->ops->sign_start(c, &d, &e, &k);
+    se_ct_wipe(&d, sizeof d);
+    se_ct_wipe(&k, sizeof k);
+    return st;
+}
+
+se_status se_ecdsa_sign_hash_end(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
+                                 const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
+                                 se_hmac_drbg_ctx *rng, uint8_t *sig)
+{
+    if (c->ops->sign_collect == NULL)
+        return se_ecdsa_sign_hash(c, priv, priv_len, hash, hash_len, nonce, rng, sig);
+    return c->ops->sign_collect(c, sig);
 }
 
 se_status se_ecdsa_sign_hash_with_k(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,

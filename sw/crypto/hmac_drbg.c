@@ -11,22 +11,16 @@
 static void update(se_hmac_drbg_ctx *ctx, const uint8_t *a, size_t a_len, const uint8_t *b,
                    size_t b_len, const uint8_t *c, size_t c_len)
 {
-    se_hmac_sha256_ctx h;
     int empty = a_len + b_len + c_len == 0;
 
     for (uint8_t round = 0; round < 2; round++) {
-        se_hmac_sha256_init(&h, ctx->k, OUTLEN);
-        se_hmac_sha256_update(&h, ctx->v, OUTLEN);
-        se_hmac_sha256_update(&h, &round, 1);
-        se_hmac_sha256_update(&h, a, a_len);
-        se_hmac_sha256_update(&h, b, b_len);
-        se_hmac_sha256_update(&h, c, c_len);
-        se_hmac_sha256_final(&h, ctx->k);
+        const uint8_t *part[5] = {ctx->v, &round, a, b, c};
+        const size_t len[5] = {OUTLEN, 1, a_len, b_len, c_len};
+        se_hmac_sha256_cat(ctx->k, OUTLEN, part, len, 5, ctx->k);
         se_hmac_sha256(ctx->k, OUTLEN, ctx->v, OUTLEN, ctx->v);
         if (empty)
             break;
     }
-    se_ct_wipe(&h, sizeof h);
 }
 
 static int too_long(size_t len)

@@ -182,11 +182,46 @@ void se_hmac_sha256_final(se_hmac_sha256_ctx *ctx, uint8_t mac[SE_SHA256_DIGEST_
     se_ct_wipe(inner, sizeof inner);
 }
 
+static se_hmac_sha256_fn hmac_hook;
+
+void se_hmac_sha256_set_oneshot(se_hmac_sha256_fn fn)
+{
+    hmac_hook = fn;
+}
+
 void se_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
                     uint8_t mac[SE_SHA256_DIGEST_BYTES])
 {
     se_hmac_sha256_ctx ctx;
+    if (hmac_hook != NULL && hmac_hook(key, key_len, data, len, mac) == SE_OK)
+        return;
     se_hmac_sha256_init(&ctx, key, key_len);
     se_hmac_sha256_update(&ctx, data, len);
     se_hmac_sha256_final(&ctx, mac);
+}
+
+void se_hmac_sha256_cat(const uint8_t *key, size_t key_len, const uint8_t *const part[],
+                        const size_t part_len[], size_t n, uint8_t mac[SE_SHA256_DIGEST_BYTES])
+{
+    uint8_t m[SE_HMAC_CAT_BYTES];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += part_len[i];
+    if (len <= sizeof m) {
+        len = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (part_len[i] > 0)
+                memcpy(m + len, part[i], part_len[i]);
+            len += part_len[i];
+        }
+        se_hmac_sha256(key, key_len, m, len, mac);
+        se_ct_wipe(m, sizeof m);
+        return;
+    }
+    se_hmac_sha256_ctx ctx;
+    se_hmac_sha256_init(&ctx, key, key_len);
+    for (size_t i = 0; i < n; i++)
+        se_hmac_sha256_update(&ctx, part[i], part_len[i]);
+    se_hmac_sha256_final(&ctx, mac);
+    se_ct_wipe(&ctx, sizeof ctx);
 }

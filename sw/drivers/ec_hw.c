@@ -115,8 +115,48 @@ static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len,
     return se_drv_pk_ecdsa_verify(cp, xy, xy + c->field_bytes, eb, rb, sb);
 }
 
+/* pk_mul left running on the engine (se_ec_keygen_begin, se_ecdh_begin); the driver keeps one
+ * such result. */
+static se_status pk_mul_start(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len)
+{
+    uint8_t kb[FB];
+    const uint8_t *xy = NULL;
+    if (pub != NULL && (xy = se_ec_point_xy(c, pub, len)) == NULL)
+        return SE_ERR_INVALID_POINT;
+    se_bn_to_bytes(kb, c->n.bytes, k);
+    se_status st = se_drv_pk_mul_start(get_params(c), kb, xy, xy ? xy + c->field_bytes : NULL);
+    se_ct_wipe(kb, sizeof kb);
+    return st;
+}
+
+static se_status pk_mul_collect(const se_ec_curve *c, uint8_t *out)
+{
+    out[0] = 0x04;
+    return se_drv_pk_collect(out + 1, out + 1 + c->field_bytes);
+}
+
+static se_status pk_sign_start(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k)
+{
+    uint8_t db[FB], kb[FB], eb[FB];
+    const size_t nl = c->n.bytes;
+    const se_drv_ec_params *cp = get_params(c);
+    se_bn_to_bytes(db, nl, d);
+    se_bn_to_bytes(kb, nl, k);
+    se_bn_to_bytes(eb, nl, e);
+    se_status st = se_drv_pk_ecdsa_sign_start(cp, db, kb, eb);
+    se_ct_wipe(db, sizeof db);
+    se_ct_wipe(kb, sizeof kb);
+    return st;
+}
+
+static se_status pk_sign_collect(const se_ec_curve *c, uint8_t *sig)
+{
+    return se_drv_pk_collect(sig, sig + c->n.bytes);
+}
+
 /* mul2_x is not needed: verify runs whole on the engine. */
-static const se_ec_ops pk_ops = {pk_validate, pk_mul, NULL, pk_sign, pk_verify};
+static const se_ec_ops pk_ops = {pk_validate, pk_mul, NULL, pk_sign, pk_verify, pk_mul_start, pk_mul_collect,
+                                 pk_sign_start, pk_sign_collect};
 
 /* ---- binary curves: sect233r1 / sect233k1 on the gf2m IP ------------------------------------- */
 #define BFE 30u /* bytes of a GF(2^233) element */
@@ -164,7 +204,7 @@ static se_status b_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub,
 
 /* Verification's u1 G + u2 Q stays in the library (taken from the curve's own ops): the gf2m IP
  * does scalar multiplication only. */
-static se_ec_ops b_ops = {b_validate, b_mul, NULL, NULL, NULL};
+static se_ec_ops b_ops = {b_validate, b_mul, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 se_status se_ec_use_engine(se_ec_curve *c)
 {

@@ -22,29 +22,45 @@ static void wr(uint32_t reg, uint32_t v)
 
 #define BIT(f) (SE_PK_STATUS_##f##_MASK << SE_PK_STATUS_##f##_SHIFT)
 
-/* Issues one command and waits for it; returns the engine's RESULT code, or -1 on a driver or
- * bus failure (reported as SE_ERR_BACKEND). */
-static int command(uint32_t op, uint32_t slot, uint32_t prog)
+/* Issues one command (after waiting for CMD_READY); -1 on a bus failure. */
+static int issue(uint32_t op, uint32_t slot, uint32_t prog)
+{
+    if (se_drv_wait(SE_HAL_PK_BASE + SE_PK_STATUS, BIT(CMD_READY), BIT(CMD_READY)) != SE_OK)
+        return -1;
+    wr(SE_PK_CMD, op << SE_PK_CMD_OP_SHIFT | slot << SE_PK_CMD_SLOT_SHIFT | prog << SE_PK_CMD_PROG_SHIFT);
+    return 0;
+}
+
+/* Programs run for up to a million cycles: the CPU sleeps until DONE. Armed only by whoever then
+ * waits (command(), settle()): a program left running in the background must not wake the
+ * CPU's other sleeps (the network's) when it ends. */
+static void arm_done(void)
+{
+    wr(SE_PK_INTR_STATE, 1u << SE_PK_INTR_STATE_DONE_SHIFT);
+    wr(SE_PK_INTR_ENABLE, 1u << SE_PK_INTR_ENABLE_DONE_SHIFT);
+}
+
+/* Waits for the command issued last (RUN: asleep until DONE; WRITE/READ/INSN/CLEAR take a few
+ * cycles: polled); returns the engine's RESULT code, or -1 on a driver or bus failure (reported
+ * as SE_ERR_BACKEND). */
+static int complete(uint32_t op)
 {
     uint32_t base = SE_HAL_PK_BASE;
-    if (se_drv_wait(base + SE_PK_STATUS, BIT(CMD_READY), BIT(CMD_READY)) != SE_OK)
-        return -1;
-    /* Programs run for up to a million cycles: sleep until DONE. WRITE/READ/INSN/CLEAR take a few
-     * cycles: poll. */
-    int sleep = op == SE_PK_CMD_OP_RUN;
-    if (sleep) {
-        wr(SE_PK_INTR_STATE, 1u << SE_PK_INTR_STATE_DONE_SHIFT);
-        wr(SE_PK_INTR_ENABLE, 1u << SE_PK_INTR_ENABLE_DONE_SHIFT);
-    }
-    wr(SE_PK_CMD, op << SE_PK_CMD_OP_SHIFT | slot << SE_PK_CMD_SLOT_SHIFT | prog << SE_PK_CMD_PROG_SHIFT);
-    if ((sleep ? se_drv_sleep_until_idle(base + SE_PK_STATUS, BIT(BUSY), base + SE_PK_INTR_STATE,
-                                                 base + SE_PK_INTR_ENABLE)
-               : se_drv_wait_n(base + SE_PK_STATUS, BIT(BUSY), 0, SE_DRV_PK_POLL_LIMIT)) != SE_OK)
+    if ((op == SE_PK_CMD_OP_RUN ? se_drv_sleep_until_idle(base + SE_PK_STATUS, BIT(BUSY), base + SE_PK_INTR_STATE,
+                                                          base + SE_PK_INTR_ENABLE)
+                                : se_drv_wait_n(base + SE_PK_STATUS, BIT(BUSY), 0, SE_DRV_PK_POLL_LIMIT)) != SE_OK)
         return -1;
     uint32_t status = rd(SE_PK_STATUS);
     if (rd(SE_PK_ERR) != 0 || se_hal_take_fault())
         return -1;
     return (int)((status >> SE_PK_STATUS_RESULT_SHIFT) & SE_PK_STATUS_RESULT_MASK);
+}
+
+static int command(uint32_t op, uint32_t slot, uint32_t prog)
+{
+    if (op == SE_PK_CMD_OP_RUN)
+        arm_done();
+    return issue(op, slot, prog) != 0 ? -1 : complete(op);
 }
 
 static se_status to_status(int res)
@@ -103,6 +119,31 @@ static se_status clear(se_status st)
     return st;
 }
 
+/* A program left running by se_drv_pk_mul_start or se_drv_pk_ecdsa_sign_start. Every other
+ * entry point first settles it: waits for it, keeps its status and result (RX, RY) here for
+ * se_drv_pk_collect, and clears the working slots. So the CPU can work while the engine multiplies, and any pk call
+ * made meanwhile stays correct (it just waits). */
+static struct {
+    enum { BG_NONE, BG_RUNNING, BG_DONE } state;
+    se_status st;
+    size_t len;
+    uint8_t x[SLOT_BYTES], y[SLOT_BYTES];
+} bg;
+
+static void settle(void)
+{
+    if (bg.state != BG_RUNNING)
+        return;
+    bg.state = BG_DONE;
+    arm_done(); /* complete() tests BUSY before each sleep: a program already done is not waited for */
+    bg.st = to_status(complete(SE_PK_CMD_OP_RUN));
+    if (bg.st == SE_OK)
+        bg.st = get(PK_SLOT_RX, bg.x, bg.len);
+    if (bg.st == SE_OK)
+        bg.st = get(PK_SLOT_RY, bg.y, bg.len);
+    bg.st = clear(bg.st);
+}
+
 se_status se_drv_pk_probe(void)
 {
     if (rd(SE_PK_NAME) != SE_PK_NAME_VALUE || (rd(SE_PK_VERSION) >> 24) != 1u)
@@ -119,6 +160,7 @@ static struct {
 
 se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
 {
+    settle();
     const uint8_t *const src[6] = {c->p, c->n, c->a, c->b, c->gx, c->gy};
     static const uint32_t slot[6] = {PK_SLOT_P, PK_SLOT_N, PK_SLOT_A, PK_SLOT_B, PK_SLOT_GX, PK_SLOT_GY};
     se_status st = SE_OK;
@@ -172,21 +214,49 @@ static se_status put_point(const se_drv_ec_params *c, const uint8_t *x, const ui
     return st == SE_OK ? put(PK_SLOT_QY, y, c->p_len) : st;
 }
 
-se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
-                        const uint8_t *y, uint8_t *rx, uint8_t *ry)
+/* Leaves prog running (its operands are in place) for se_drv_pk_collect: RX, RY of len bytes. */
+static se_status run_start(se_status st, uint32_t prog, size_t len)
 {
-    se_status st = x != NULL ? se_drv_pk_load_curve(c) : se_drv_pk_load_curve_g(c);
+    if (st == SE_OK && issue(SE_PK_CMD_OP_RUN, G_ENTRY, prog) != 0)
+        st = SE_ERR_BACKEND;
+    if (st != SE_OK)
+        return clear(st);
+    bg.len = len;
+    bg.state = BG_RUNNING;
+    return SE_OK;
+}
+
+se_status se_drv_pk_mul_start(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
+                              const uint8_t *y)
+{
+    se_status st = x != NULL ? se_drv_pk_load_curve(c) : se_drv_pk_load_curve_g(c); /* settles */
+    bg.state = BG_NONE; /* an uncollected earlier result is dropped */
     if (st == SE_OK)
         st = put(PK_SLOT_K, k, c->n_len);
     if (st == SE_OK && x != NULL)
         st = put_point(c, x, y);
-    if (st == SE_OK)
-        st = run(x != NULL ? PK_PROG_ECSM : PK_PROG_ECSM_COMB);
-    if (st == SE_OK)
-        st = get(PK_SLOT_RX, rx, c->p_len);
-    if (st == SE_OK)
-        st = get(PK_SLOT_RY, ry, c->p_len);
-    return clear(st);
+    return run_start(st, x != NULL ? PK_PROG_ECSM : PK_PROG_ECSM_COMB, c->p_len);
+}
+
+se_status se_drv_pk_collect(uint8_t *a, uint8_t *b)
+{
+    settle();
+    if (bg.state != BG_DONE)
+        return SE_ERR_BAD_INPUT;
+    se_status st = bg.st;
+    if (st == SE_OK) {
+        memcpy(a, bg.x, bg.len);
+        memcpy(b, bg.y, bg.len);
+    }
+    bg.state = BG_NONE;
+    return st;
+}
+
+se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
+                        const uint8_t *y, uint8_t *rx, uint8_t *ry)
+{
+    se_status st = se_drv_pk_mul_start(c, k, x, y);
+    return st == SE_OK ? se_drv_pk_collect(rx, ry) : st;
 }
 
 se_status se_drv_pk_validate(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y)
@@ -197,23 +267,25 @@ se_status se_drv_pk_validate(const se_drv_ec_params *c, const uint8_t *x, const 
     return st == SE_OK ? run(PK_PROG_VALIDATE) : st;
 }
 
-se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
-                               const uint8_t *e, uint8_t *r, uint8_t *s)
+se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
+                                     const uint8_t *e)
 {
-    se_status st = se_drv_pk_load_curve_g(c);
+    se_status st = se_drv_pk_load_curve_g(c); /* settles */
+    bg.state = BG_NONE;
     if (st == SE_OK)
         st = put(PK_SLOT_K, k, c->n_len);
     if (st == SE_OK)
         st = put(PK_SLOT_D, d, c->n_len);
     if (st == SE_OK)
         st = put(PK_SLOT_E, e, c->n_len);
-    if (st == SE_OK)
-        st = run(PK_PROG_ECDSA_SIGN);
-    if (st == SE_OK)
-        st = get(PK_SLOT_RX, r, c->n_len);
-    if (st == SE_OK)
-        st = get(PK_SLOT_RY, s, c->n_len);
-    return clear(st);
+    return run_start(st, PK_PROG_ECDSA_SIGN, c->n_len);
+}
+
+se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
+                               const uint8_t *e, uint8_t *r, uint8_t *s)
+{
+    se_status st = se_drv_pk_ecdsa_sign_start(c, d, k, e);
+    return st == SE_OK ? se_drv_pk_collect(r, s) : st;
 }
 
 se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y,
@@ -248,6 +320,7 @@ static se_status load_field(const uint8_t *m, size_t m_len)
 
 se_status se_drv_pk_x25519(uint8_t out[32], const uint8_t k[32], const uint8_t u[32])
 {
+    settle();
     uint8_t kb[SLOT_BYTES], ub[SLOT_BYTES];
     /* RFC 7748 section 5: little-endian strings; clamp k, mask u's top bit */
     for (unsigned i = 0; i < SLOT_BYTES; i++) {
@@ -296,6 +369,7 @@ static int less(const uint8_t *a, const uint8_t *m, size_t len)
 se_status se_drv_pk_mod(se_drv_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
                         const uint8_t *b, uint8_t *r)
 {
+    settle();
     if (m_len == 0 || m_len > SLOT_BYTES || !less(a, m, m_len) || (op != SE_DRV_MOD_INV && !less(b, m, m_len)))
         return SE_ERR_BAD_INPUT;
     se_status st = load_field(m, m_len);

@@ -155,14 +155,12 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
 }
 
 /* Appends SignatureAndHashAlgorithm + DER ECDSA signature of hash with our key. */
-static se_status sign(se_tls *t, const uint8_t hash[32], tls_wr *w)
+/* SignatureAndHashAlgorithm and the DER form of sig (r || s) into w. */
+static se_status put_sig(se_tls *t, const uint8_t sig[64], tls_wr *w)
 {
-    uint8_t sig[64], der[80];
+    uint8_t der[80];
     size_t der_len;
-    se_status st = se_ecdsa_sign_hash(t->cfg->p256, t->cfg->key, 32, hash, 32, SE_ECDSA_NONCE_DRBG,
-                                      t->cfg->rng, sig);
-    if (st == SE_OK)
-        st = se_ecdsa_sig_to_der(t->cfg->p256, sig, der, &der_len);
+    se_status st = se_ecdsa_sig_to_der(t->cfg->p256, sig, der, &der_len);
     if (st != SE_OK)
         return st;
     wr_uint(w, SIG_P256_SHA256, 2);
@@ -170,6 +168,17 @@ static se_status sign(se_tls *t, const uint8_t hash[32], tls_wr *w)
     wr_bytes(w, der, der_len);
     return SE_OK;
 }
+
+#define SIGN_ARGS(t, hash) (t)->cfg->p256, (t)->cfg->key, 32, hash, 32, SE_ECDSA_NONCE_DRBG, (t)->cfg->rng
+
+#ifndef SE_TLS_NO_SERVER /* the server's ServerKeyExchange; the client's CertificateVerify is split */
+static se_status sign(se_tls *t, const uint8_t hash[32], tls_wr *w)
+{
+    uint8_t sig[64];
+    se_status st = se_ecdsa_sign_hash(SIGN_ARGS(t, hash), sig);
+    return st == SE_OK ? put_sig(t, sig, w) : st;
+}
+#endif
 
 /* Reads SignatureAndHashAlgorithm + signature (the rest of the message) and verifies it over
  * hash with the peer's certificate key. */
@@ -338,7 +347,10 @@ static se_status on_server_hello(se_tls *t, tls_rd *r)
     memcpy(t->server_random, random, 32);
     t->suite = (uint16_t)suite;
     t->hs = HS_C_CERT;
-    return SE_OK;
+    /* Our ECDHE key now: on the engine its public half is computed while the CPU parses the
+     * server's certificate (se_ec_keygen_end at ServerHelloDone). */
+    se_status st = se_ec_keygen_begin(t->cfg->p256, t->cfg->rng, t->ecdh_priv);
+    return st == SE_OK ? SE_OK : tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
 }
 
 /* ServerKeyExchange: named curve secp256r1, the server's point, its signature over
@@ -397,12 +409,14 @@ static se_status on_server_hello_done(se_tls *t)
     if (t->hs_len != 0)
         return decode_error(t);
     tls_flight_reset(t);
+    /* Our key pair (begun at ServerHello); then ECDH, which the engine computes while the CPU
+     * writes and hashes Certificate and ClientKeyExchange. */
+    if ((st = se_ec_keygen_end(c, t->ecdh_priv, pub)) != SE_OK)
+        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    if (se_ecdh_begin(c, t->ecdh_priv, 32, t->eph_pub, 65) != SE_OK)
+        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     if (t->flags & F_CERT_REQ)
         st = cert_msg(t, t->flags & F_OWN_CERT);
-    if (st == SE_OK)
-        st = se_ec_keygen(c, t->cfg->rng, t->ecdh_priv, pub);
-    if (st == SE_OK && se_ecdh(c, t->ecdh_priv, 32, t->eph_pub, 65, pms) != SE_OK)
-        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     if (st == SE_OK) {
         w = tls_msg_begin(t);
         wr_uint(&w, 65, 1);
@@ -411,12 +425,21 @@ static se_status on_server_hello_done(se_tls *t)
     }
     if (st == SE_OK) {
         tls_transcript_hash(t, t->session_hash); /* through ClientKeyExchange */
-        st = tls_derive_keys(t, pms);
+        if (se_ecdh_end(c, t->ecdh_priv, 32, t->eph_pub, 65, pms) != SE_OK)
+            return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        /* CertificateVerify's signature runs on the engine while the CPU derives the keys. */
+        if (t->flags & F_OWN_CERT)
+            st = se_ecdsa_sign_hash_begin(SIGN_ARGS(t, t->session_hash));
+        if (st == SE_OK)
+            st = tls_derive_keys(t, pms);
     }
     se_ct_wipe(pms, sizeof pms);
     if (st == SE_OK && (t->flags & F_OWN_CERT)) {
+        uint8_t sig[64];
         w = tls_msg_begin(t);
-        st = sign(t, t->session_hash, &w);
+        st = se_ecdsa_sign_hash_end(SIGN_ARGS(t, t->session_hash), sig);
+        if (st == SE_OK)
+            st = put_sig(t, sig, &w);
         if (st == SE_OK)
             st = tls_msg_end(t, HT_CERT_VERIFY, &w);
     }

@@ -46,6 +46,13 @@ typedef struct {
                       uint8_t *sig);
     se_status (*verify)(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
                         const se_bn *r, const se_bn *s);
+    /* Optional, for an engine that computes while the CPU works (NULL: mul, at once): mul's
+     * k * P started in the background, its out collected later; one at a time. */
+    se_status (*mul_start)(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len);
+    se_status (*mul_collect)(const se_ec_curve *c, uint8_t *out);
+    /* Optional, likewise for sign: started in the background, r || s collected later. */
+    se_status (*sign_start)(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k);
+    se_status (*sign_collect)(const se_ec_curve *c, uint8_t *sig);
 } se_ec_ops;
 
 /* A curve with base point G of prime order n and cofactor h. Prime curves: y^2 = x^3 + ax + b
@@ -95,9 +102,22 @@ se_status se_ec_public_from_private(const se_ec_curve *c, const uint8_t *priv, s
                                     uint8_t *pub);
 /* Private key by rejection sampling from the DRBG, then its public key. */
 se_status se_ec_keygen(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv, uint8_t *pub);
+/* The same in two halves, so an engine can make the public key while the CPU does other work
+ * (a TLS client: from ServerHello to ServerHelloDone): begin draws priv and, where the curve's
+ * ops offer it, starts priv * G; end (after a successful begin) returns the public key. Other
+ * operations on the curve may run in between, but not another begin before this end. */
+se_status se_ec_keygen_begin(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv);
+se_status se_ec_keygen_end(const se_ec_curve *c, const uint8_t *priv, uint8_t *pub);
 /* shared receives field_bytes bytes: the x-coordinate of priv * Q (SE_ERR_INFINITY if O). */
 se_status se_ecdh(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,
                   size_t pub_len, uint8_t *shared);
+/* The same in two halves, like se_ec_keygen_begin/end: begin checks Q and priv and, where the
+ * ops offer it, starts priv * Q; end (same arguments, after a successful begin) returns the
+ * shared secret. One begun operation (keygen or ECDH) at a time. */
+se_status se_ecdh_begin(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,
+                        size_t pub_len);
+se_status se_ecdh_end(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,
+                      size_t pub_len, uint8_t *shared);
 
 /* Scalar multiplication priv * Q for any valid point, constant time in the scalar; the result
  * as 04 || x || y. Exposed for protocols built on the curve (ECMQV, Schnorr). */
@@ -114,6 +134,15 @@ typedef enum {
 se_status se_ecdsa_sign_hash(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                              const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
                              se_hmac_drbg_ctx *rng, uint8_t *sig);
+/* The same in two halves (as se_ecdh_begin/end): begin draws the nonce and, where the ops offer
+ * it, starts the signature; end, with the same arguments after a successful begin, returns it.
+ * The begun operations share one background slot: one at a time. */
+se_status se_ecdsa_sign_hash_begin(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
+                                   const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
+                                   se_hmac_drbg_ctx *rng);
+se_status se_ecdsa_sign_hash_end(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
+                                 const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
+                                 se_hmac_drbg_ctx *rng, uint8_t *sig);
 /* TEST ONLY: signs with the caller's k (CAVP SigGen known answers). Never use a fixed k. */
 se_status se_ecdsa_sign_hash_with_k(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                                     const uint8_t *hash, size_t hash_len, const uint8_t *k,

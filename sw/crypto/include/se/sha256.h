@@ -44,5 +44,19 @@ void se_hmac_sha256_update(se_hmac_sha256_ctx *ctx, const uint8_t *data, size_t 
 void se_hmac_sha256_final(se_hmac_sha256_ctx *ctx, uint8_t mac[SE_SHA256_DIGEST_BYTES]);
 void se_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
                     uint8_t mac[SE_SHA256_DIGEST_BYTES]);
+/* The HMAC of the concatenation of n parts (len 0 parts may be NULL): one se_hmac_sha256 when
+ * they fit SE_HMAC_CAT_BYTES, else the context calls above. For HMAC-DRBG and RFC 6979, whose
+ * messages are V || a byte || a few values. */
+#define SE_HMAC_CAT_BYTES 160
+void se_hmac_sha256_cat(const uint8_t *key, size_t key_len, const uint8_t *const part[],
+                        const size_t part_len[], size_t n, uint8_t mac[SE_SHA256_DIGEST_BYTES]);
+
+/* Where se_hmac_sha256 (and so se_hmac_sha256_cat) runs, like se_sha256_set_compress: software
+ * by default; firmware with the engine installs the SHA IP's keyed mode (se_drv_hmac_sha256),
+ * one command sequence per HMAC instead of four compressions and their copies. When fn fails
+ * the MAC is made in software. NULL restores software. Set it once at start-up. */
+typedef se_status (*se_hmac_sha256_fn)(const uint8_t *key, size_t key_len, const uint8_t *msg,
+                                       size_t len, uint8_t mac[SE_SHA256_DIGEST_BYTES]);
+void se_hmac_sha256_set_oneshot(se_hmac_sha256_fn fn);
 
 #endif

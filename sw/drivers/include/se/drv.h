@@ -66,15 +66,25 @@ se_status se_drv_pk_probe(void);
 /* Loads p, n, a, b, G (programs FIELD, ORDER, CURVE) unless the same curve is loaded already;
  * SE_ERR_BAD_PARAMS if the engine refuses them (p or n even, a coordinate >= p, G off the curve). */
 se_status se_drv_pk_load_curve(const se_drv_ec_params *c);
-/* The same, and G's comb table in cache entry 0 unless it is there already (PRECOMP: about 262 k
+/* The same, and G's comb table in cache entry 0 unless it is there already (PRECOMP: about 165 k
  * cycles at 256 bits): a node calls it once at boot so no key or signature pays for it later. */
 se_status se_drv_pk_load_curve_g(const se_drv_ec_params *c);
 /* (rx, ry) = k * (x, y) (x-only ladder), or k * G when x is NULL (fixed-base comb over G's table,
  * which the driver precomputes into the engine's cache entry 0 on the first such call for a
- * curve); k < 2^(16 * ceil(bits(n) / 16)). Errors: SE_ERR_INVALID_POINT, SE_ERR_INVALID_SCALAR
- * (k too wide), SE_ERR_INFINITY. */
+ * curve); k < 2^(DW * ceil(bits(n) / DW)), DW = the engine's digit width (CAPABILITIES.DIGIT).
+ * Errors: SE_ERR_INVALID_POINT, SE_ERR_INVALID_SCALAR (k too wide), SE_ERR_INFINITY. */
 se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
                         const uint8_t *y, uint8_t *rx, uint8_t *ry);
+/* Multiplication and signing also come in two halves, so the CPU can work while the engine
+ * computes: a _start loads the operands and leaves the program running; se_drv_pk_collect
+ * waits for it and returns its result (rx, ry: p_len bytes each; r, s: n_len) or its error.
+ * Any pk call made in between first waits for the program and keeps its result for collect; a
+ * second start drops an uncollected result. collect without a start: SE_ERR_BAD_INPUT. */
+se_status se_drv_pk_mul_start(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
+                              const uint8_t *y);
+se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
+                                     const uint8_t *e);
+se_status se_drv_pk_collect(uint8_t *a, uint8_t *b);
 se_status se_drv_pk_validate(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y);
 /* ECDSA with the engine doing all arithmetic: d, k in [1, n-1] (else SE_ERR_INVALID_SCALAR),
  * e = bits2int(hash) (< 2^bits(n)); SE_ERR_BAD_SIGNATURE when r or s comes out 0 (retry with
