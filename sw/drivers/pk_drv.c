@@ -226,15 +226,36 @@ static se_status run_start(se_status st, uint32_t prog, size_t len)
     return SE_OK;
 }
 
-se_status se_drv_pk_mul_start(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
+/* K (and Q for k * Q) into their slots; the curve (and G's table for k * G) loaded. */
+static se_status mul_operands(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
                               const uint8_t *y)
 {
     se_status st = x != NULL ? se_drv_pk_load_curve(c) : se_drv_pk_load_curve_g(c); /* settles */
-    bg.state = BG_NONE; /* an uncollected earlier result is dropped */
     if (st == SE_OK)
         st = put(PK_SLOT_K, k, c->n_len);
     if (st == SE_OK && x != NULL)
         st = put_point(c, x, y);
+    return st;
+}
+
+se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
+                        const uint8_t *y, uint8_t *rx, uint8_t *ry)
+{
+    se_status st = mul_operands(c, k, x, y);
+    if (st == SE_OK)
+        st = run(x != NULL ? PK_PROG_ECSM : PK_PROG_ECSM_COMB);
+    if (st == SE_OK)
+        st = get(PK_SLOT_RX, rx, c->p_len);
+    if (st == SE_OK)
+        st = get(PK_SLOT_RY, ry, c->p_len);
+    return clear(st);
+}
+
+se_status se_drv_pk_mul_start(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
+                              const uint8_t *y)
+{
+    se_status st = mul_operands(c, k, x, y);
+    bg.state = BG_NONE; /* an uncollected earlier result is dropped */
     return run_start(st, x != NULL ? PK_PROG_ECSM : PK_PROG_ECSM_COMB, c->p_len);
 }
 
@@ -252,13 +273,6 @@ se_status se_drv_pk_collect(uint8_t *a, uint8_t *b)
     return st;
 }
 
-se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
-                        const uint8_t *y, uint8_t *rx, uint8_t *ry)
-{
-    se_status st = se_drv_pk_mul_start(c, k, x, y);
-    return st == SE_OK ? se_drv_pk_collect(rx, ry) : st;
-}
-
 se_status se_drv_pk_validate(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y)
 {
     se_status st = se_drv_pk_load_curve(c);
@@ -267,25 +281,38 @@ se_status se_drv_pk_validate(const se_drv_ec_params *c, const uint8_t *x, const 
     return st == SE_OK ? run(PK_PROG_VALIDATE) : st;
 }
 
-se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
-                                     const uint8_t *e)
+static se_status sign_operands(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
+                               const uint8_t *e)
 {
     se_status st = se_drv_pk_load_curve_g(c); /* settles */
-    bg.state = BG_NONE;
     if (st == SE_OK)
         st = put(PK_SLOT_K, k, c->n_len);
     if (st == SE_OK)
         st = put(PK_SLOT_D, d, c->n_len);
     if (st == SE_OK)
         st = put(PK_SLOT_E, e, c->n_len);
-    return run_start(st, PK_PROG_ECDSA_SIGN, c->n_len);
+    return st;
 }
 
 se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
                                const uint8_t *e, uint8_t *r, uint8_t *s)
 {
-    se_status st = se_drv_pk_ecdsa_sign_start(c, d, k, e);
-    return st == SE_OK ? se_drv_pk_collect(r, s) : st;
+    se_status st = sign_operands(c, d, k, e);
+    if (st == SE_OK)
+        st = run(PK_PROG_ECDSA_SIGN);
+    if (st == SE_OK)
+        st = get(PK_SLOT_RX, r, c->n_len);
+    if (st == SE_OK)
+        st = get(PK_SLOT_RY, s, c->n_len);
+    return clear(st);
+}
+
+se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
+                                     const uint8_t *e)
+{
+    se_status st = sign_operands(c, d, k, e);
+    bg.state = BG_NONE;
+    return run_start(st, PK_PROG_ECDSA_SIGN, c->n_len);
 }
 
 se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y,

@@ -47,8 +47,11 @@ BASE_PHASES = ["sha256/0", "sha256/3", "sha256/64", "sha256/1000", "hmac/32", "h
                "aes_ecb/128", "aes_ecb/256", "aes_cbc/128", "aes_cbc/256", "aes_ctr/128", "aes_ctr/256",
                "cbc_mac/128", "gcm/128", "ccm/128", "mod_mul/p256"]
 FULL_ONLY = (["gcm/256", "ccm/256", "mod_inv/p256", "ec_curve/secp256r1", "ec_pubkey/secp256r1",
-              "ecdsa_sign/secp256r1", "ecdsa_verify/secp256r1", "ecdsa_verify_bad/secp256r1",
-              "ec_pubkey2/secp256r1", "ecdh/secp256r1"]
+              "ecdsa_sign/secp256r1", "ecdsa_verify/secp256r1", "ec_pubkey2/secp256r1",
+              # the begin/end halves, each with another operation in between; then the driver's
+              # collect without a start (hw only)
+              "ec_keygen_split/secp256r1", "ecdh_split/secp256r1", "ecdsa_sign_split/secp256r1",
+              "pk_collect_unstarted", "ecdsa_verify_bad/secp256r1", "ecdh/secp256r1"]
              + [f"{p}/{c}" for c in ("secp192r1", "secp224r1", "secp160r1", "sect233r1")
                 for p in ("ec_curve", "ec_pubkey", "ecdh")]
              + ["x25519_base", "x25519"])
@@ -126,7 +129,8 @@ def _needs_ecc(st):
 
 
 def _expected_phases(st):
-    return (["probe"] if st.hw else []) + BASE_PHASES + (FULL_ONLY if st.start["full"] else [])
+    full = [p for p in FULL_ONLY if st.hw or p != "pk_collect_unstarted"] if st.start["full"] else []
+    return (["probe"] if st.hw else []) + BASE_PHASES + full
 
 
 def test_run_completes(st):
@@ -144,8 +148,12 @@ def test_run_completes(st):
     assert 0 < st.report["cycles"] - int(st.done["cycles"], 16) < 100_000, (st.done, st.report["cycles"])
     t = st.start["trng"]
     assert len(t) == 16 and t[:8] != t[8:] and int(t, 16) != 0, t
-    assert all(o["status"] == "ok" for o in st.ops if not o["phase"].startswith("ecdsa_verify_bad")), \
+    refused = ("ecdsa_verify_bad", "pk_collect_unstarted")
+    assert all(o["status"] == "ok" for o in st.ops if not o["phase"].startswith(refused)), \
         [o for o in st.ops if o["status"] != "ok"]
+    # the operation run between a begin and its end went through too
+    assert all(o["between"] == "ok" for o in st.ops if "between" in o), [o for o in st.ops if "between" in o]
+    assert [o["status"] for o in st.of("pk_collect")] == (["bad_input"] if st.hw and st.start["full"] else [])
     # every phase in the report comes from a marker of the firmware, each once
     totals = st.report["phase_totals"]
     assert set(totals) == set(_expected_phases(st)) and all(t["count"] == 1 for t in totals.values())
@@ -282,20 +290,22 @@ def rfc6979_k(x, h1, q):
 
 def test_ecdsa(st):
     _needs_ecc(st)
-    (sign,) = st.of("ecdsa_sign")
-    curve = sign["curve"]
-    cv, n, nb = CRYPTO_CURVES[curve], _order(curve), FIELD_BYTES[curve]
-    d, msg, h = int(sign["key"], 16), bytes.fromhex(sign["msg"]), bytes.fromhex(sign["hash"])
-    assert h == hashlib.sha256(msg).digest()
-    r, s = int(sign["sig"][:2 * nb], 16), int(sign["sig"][2 * nb:], 16)
-    # a valid signature for cryptography ...
-    key = ec.derive_private_key(d, cv)
-    key.public_key().verify(encode_dss_signature(r, s), h, ec.ECDSA(Prehashed(hashes.SHA256())))
-    # ... and exactly the deterministic one (RFC 6979, computed here independently)
-    k = rfc6979_k(d, h, n)
-    e = int.from_bytes(h, "big") % n
-    want_r = _ref_mul(curve, k)[0] % n
-    assert (r, s) == (want_r, pow(k, -1, n) * (e + want_r * d) % n), "not the RFC 6979 signature"
+    signs = st.of("ecdsa_sign")  # the one-call form, then the begin/end halves
+    assert [o["phase"] for o in signs] == ["ecdsa_sign/secp256r1", "ecdsa_sign_split/secp256r1"]
+    assert hashlib.sha256(bytes.fromhex(signs[0]["msg"])).digest() == bytes.fromhex(signs[0]["hash"])
+    for sign in signs:
+        curve = sign["curve"]
+        cv, n, nb = CRYPTO_CURVES[curve], _order(curve), FIELD_BYTES[curve]
+        d, h = int(sign["key"], 16), bytes.fromhex(sign["hash"])
+        r, s = int(sign["sig"][:2 * nb], 16), int(sign["sig"][2 * nb:], 16)
+        # a valid signature for cryptography ...
+        key = ec.derive_private_key(d, cv)
+        key.public_key().verify(encode_dss_signature(r, s), h, ec.ECDSA(Prehashed(hashes.SHA256())))
+        # ... and exactly the deterministic one (RFC 6979, computed here independently)
+        k = rfc6979_k(d, h, n)
+        e = int.from_bytes(h, "big") % n
+        want_r = _ref_mul(curve, k)[0] % n
+        assert (r, s) == (want_r, pow(k, -1, n) * (e + want_r * d) % n), ("not the RFC 6979 signature", sign["phase"])
     verifies = st.of("ecdsa_verify")
     assert len(verifies) == 2
     for o in verifies:
@@ -346,8 +356,8 @@ def test_engine_use(st, node):
         return
     assert busy["pk"] > 0 and busy["gf2m"] > 0 and busy["aes"] > 0 and busy["sha"] > 0, busy
     for name in _expected_phases(st):
-        if name.startswith(("probe", "ec_curve")):
-            continue  # register reads and a software curve set-up: no engine command
+        if name.startswith(("probe", "ec_curve", "pk_collect_unstarted")):
+            continue  # register reads, a software curve set-up, a refusal: no engine command
         block = _engine_block(name)
         assert st.phase(name)["engine_busy_cycles"][block] > 0, f"{name} did not run on the {block} block"
     # the CPU sleeps in waitirq while the pk block runs a long program

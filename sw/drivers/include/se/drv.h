@@ -78,8 +78,9 @@ se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8
 /* Multiplication and signing also come in two halves, so the CPU can work while the engine
  * computes: a _start loads the operands and leaves the program running; se_drv_pk_collect
  * waits for it and returns its result (rx, ry: p_len bytes each; r, s: n_len) or its error.
- * Any pk call made in between first waits for the program and keeps its result for collect; a
- * second start drops an uncollected result. collect without a start: SE_ERR_BAD_INPUT. */
+ * Any other pk call made in between first waits for the program and keeps its result for
+ * collect; a second start drops an uncollected result. collect without a start:
+ * SE_ERR_BAD_INPUT. */
 se_status se_drv_pk_mul_start(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
                               const uint8_t *y);
 se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
