@@ -38,7 +38,7 @@
 
 module pk_alu #(
   parameter int W   = 256,             // operand width
-  parameter int DW  = 16,              // Montgomery digit width
+  parameter int DW  = 32,              // Montgomery digit width (the engine's; 16 also tested)
   parameter int ND  = W / DW,          // max digits
   parameter int NdW = $clog2(ND + 1)
 ) (

@@ -197,8 +197,10 @@ async def start_while_busy_is_ignored(dut):
 
 
 def test_pk_alu():
+    """At the default digit width, the engine's (DW = 32)."""
     run_cocotb("pk_alu", ["rtl/pk/pk_alu.sv"], "test_pk_alu")
 
 
-def test_pk_alu_dw32():
-    run_cocotb("pk_alu", ["rtl/pk/pk_alu.sv"], "test_pk_alu", parameters={"DW": 32}, tag="_dw32")
+def test_pk_alu_dw16():
+    """At DW = 16, the half-size multiplier (rtl/pk/README.md: the trade)."""
+    run_cocotb("pk_alu", ["rtl/pk/pk_alu.sv"], "test_pk_alu", parameters={"DW": 16}, tag="_dw16")
