@@ -69,22 +69,42 @@ static se_status pk_validate(const se_ec_curve *c, const uint8_t *pub, size_t le
     return st;
 }
 
+/* k * P (P = NULL: G) on the engine: the point into out now, or, for out = NULL, left running
+ * in the background (pk_mul_start: se_ec_keygen_begin, se_ecdh_begin; the driver keeps one). */
 static se_status pk_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
                         uint8_t *out)
 {
     uint8_t kb[FB];
     const size_t fb = c->field_bytes;
-    const uint8_t *xy = NULL;
+    const uint8_t *xy = NULL, *y;
     if (pub != NULL && (xy = se_ec_point_xy(c, pub, len)) == NULL)
         return SE_ERR_INVALID_POINT;
     const se_drv_ec_params *cp = get_params(c);
+    y = xy ? xy + fb : NULL;
     se_bn_to_bytes(kb, c->n.bytes, k);
-    out[0] = 0x04;
-    se_status st = se_drv_pk_mul(cp, kb, xy, xy ? xy + fb : NULL, out + 1, out + 1 + fb);
+    se_status st;
+    if (out == NULL) {
+        st = se_drv_pk_mul_start(cp, kb, xy, y);
+    } else {
+        out[0] = 0x04;
+        st = se_drv_pk_mul(cp, kb, xy, y, out + 1, out + 1 + fb);
+    }
     se_ct_wipe(kb, sizeof kb);
     return st;
 }
 
+static se_status pk_mul_start(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len)
+{
+    return pk_mul(c, k, pub, len, NULL);
+}
+
+static se_status pk_mul_collect(const se_ec_curve *c, uint8_t *out)
+{
+    out[0] = 0x04;
+    return se_drv_pk_collect(out + 1, out + 1 + c->field_bytes);
+}
+
+/* ECDSA on the engine: r || s into sig now, or, for sig = NULL, left running (pk_sign_start). */
 static se_status pk_sign(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
                          uint8_t *sig)
 {
@@ -94,10 +114,21 @@ static se_status pk_sign(const se_ec_curve *c, const se_bn *d, const se_bn *e, c
     se_bn_to_bytes(db, nl, d);
     se_bn_to_bytes(kb, nl, k);
     se_bn_to_bytes(eb, nl, e);
-    se_status st = se_drv_pk_ecdsa_sign(cp, db, kb, eb, sig, sig + nl);
+    se_status st = sig != NULL ? se_drv_pk_ecdsa_sign(cp, db, kb, eb, sig, sig + nl)
+                               : se_drv_pk_ecdsa_sign_start(cp, db, kb, eb);
     se_ct_wipe(db, sizeof db);
     se_ct_wipe(kb, sizeof kb);
     return st;
+}
+
+static se_status pk_sign_start(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k)
+{
+    return pk_sign(c, d, e, k, NULL);
+}
+
+static se_status pk_sign_collect(const se_ec_curve *c, uint8_t *sig)
+{
+    return se_drv_pk_collect(sig, sig + c->n.bytes);
 }
 
 static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
@@ -113,45 +144,6 @@ static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len,
     se_bn_to_bytes(rb, nl, r);
     se_bn_to_bytes(sb, nl, s);
     return se_drv_pk_ecdsa_verify(cp, xy, xy + c->field_bytes, eb, rb, sb);
-}
-
-/* pk_mul left running on the engine (se_ec_keygen_begin, se_ecdh_begin); the driver keeps one
- * such result. */
-static se_status pk_mul_start(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len)
-{
-    uint8_t kb[FB];
-    const uint8_t *xy = NULL;
-    if (pub != NULL && (xy = se_ec_point_xy(c, pub, len)) == NULL)
-        return SE_ERR_INVALID_POINT;
-    se_bn_to_bytes(kb, c->n.bytes, k);
-    se_status st = se_drv_pk_mul_start(get_params(c), kb, xy, xy ? xy + c->field_bytes : NULL);
-    se_ct_wipe(kb, sizeof kb);
-    return st;
-}
-
-static se_status pk_mul_collect(const se_ec_curve *c, uint8_t *out)
-{
-    out[0] = 0x04;
-    return se_drv_pk_collect(out + 1, out + 1 + c->field_bytes);
-}
-
-static se_status pk_sign_start(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k)
-{
-    uint8_t db[FB], kb[FB], eb[FB];
-    const size_t nl = c->n.bytes;
-    const se_drv_ec_params *cp = get_params(c);
-    se_bn_to_bytes(db, nl, d);
-    se_bn_to_bytes(kb, nl, k);
-    se_bn_to_bytes(eb, nl, e);
-    se_status st = se_drv_pk_ecdsa_sign_start(cp, db, kb, eb);
-    se_ct_wipe(db, sizeof db);
-    se_ct_wipe(kb, sizeof kb);
-    return st;
-}
-
-static se_status pk_sign_collect(const se_ec_curve *c, uint8_t *sig)
-{
-    return se_drv_pk_collect(sig, sig + c->n.bytes);
 }
 
 /* mul2_x is not needed: verify runs whole on the engine. */
