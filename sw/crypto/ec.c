@@ -141,20 +141,35 @@ se_status se_ec_public_from_private(const se_ec_curve *c, const uint8_t *priv, s
     return st;
 }
 
+/* A private key by rejection sampling: candidates of bits(n) bits until one lies in [1, n-1]. */
+static se_status draw_private(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv, se_bn *d)
+{
+    for (unsigned tries = 0; tries < 64; tries++) {
+        se_status st = se_hmac_drbg_generate(rng, priv, c->n.bytes, NULL, 0);
+        if (st != SE_OK)
+            return st;
+        if (c->n.bits % 8)
+            priv[0] &= (uint8_t)(0xffu >> (8 - c->n.bits % 8));
+        if (ec_decode_scalar(c, d, priv, c->n.bytes) == SE_OK)
+            return SE_OK;
+    }
+    return SE_ERR_BACKEND; /* 64 rejections in a row: the DRBG is broken */
+}
+
+se_status se_ec_keygen(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv, uint8_t *pub)
+{
+    se_bn d;
+    se_status st = draw_private(c, rng, priv, &d);
+    if (st == SE_OK)
+        st = c->ops->mul(c, &d, NULL, 0, pub); /* d in [1, n-1]: never infinity */
+    se_ct_wipe(&d, sizeof d);
+    return st;
+}
+
 se_status se_ec_keygen_begin(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv)
 {
     se_bn d;
-    se_status st = SE_ERR_BACKEND; /* 64 rejections in a row: the DRBG is broken */
-    /* Rejection sampling: candidates of bits(n) bits until one lies in [1, n-1]. */
-    for (unsigned tries = 0; tries < 64; tries++) {
-        if ((st = se_hmac_drbg_generate(rng, priv, c->n.bytes, NULL, 0)) != SE_OK)
-            break;
-        if (c->n.bits % 8)
-            priv[0] &= (uint8_t)(0xffu >> (8 - c->n.bits % 8));
-        if ((st = ec_decode_scalar(c, &d, priv, c->n.bytes)) == SE_OK)
-            break;
-        st = SE_ERR_BACKEND;
-    }
+    se_status st = draw_private(c, rng, priv, &d);
     if (st == SE_OK && c->ops->mul_start != NULL)
         st = c->ops->mul_start(c, &d, NULL, 0);
     se_ct_wipe(&d, sizeof d);
@@ -168,10 +183,10 @@ se_status se_ec_keygen_end(const se_ec_curve *c, const uint8_t *priv, uint8_t *p
     return se_ec_public_from_private(c, priv, c->n.bytes, pub);
 }
 
-se_status se_ec_keygen(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8_t *priv, uint8_t *pub)
+void se_ec_cancel(const se_ec_curve *c)
 {
-    se_status st = se_ec_keygen_begin(c, rng, priv);
-    return st == SE_OK ? se_ec_keygen_end(c, priv, pub) : st;
+    if (c->ops->mul_collect != NULL)
+        (void)c->ops->mul_collect(c, NULL);
 }
 
 se_status se_ecdh(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,

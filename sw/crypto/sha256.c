@@ -193,8 +193,15 @@ void se_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, siz
                     uint8_t mac[SE_SHA256_DIGEST_BYTES])
 {
     se_hmac_sha256_ctx ctx;
-    if (hmac_hook != NULL && hmac_hook(key, key_len, data, len, mac) == SE_OK)
-        return;
+    if (hmac_hook != NULL) { /* into t: key or data may be mac itself, and a failed hook must not */
+        uint8_t t[SE_SHA256_DIGEST_BYTES]; /* have touched them before the software retry */
+        se_status st = hmac_hook(key, key_len, data, len, t);
+        if (st == SE_OK)
+            memcpy(mac, t, sizeof t);
+        se_ct_wipe(t, sizeof t);
+        if (st == SE_OK)
+            return;
+    }
     se_hmac_sha256_init(&ctx, key, key_len);
     se_hmac_sha256_update(&ctx, data, len);
     se_hmac_sha256_final(&ctx, mac);

@@ -100,6 +100,8 @@ static se_status pk_mul_start(const se_ec_curve *c, const se_bn *k, const uint8_
 
 static se_status pk_mul_collect(const se_ec_curve *c, uint8_t *out)
 {
+    if (out == NULL) /* se_ec_cancel: discard (a pending signature too: one slot) */
+        return se_drv_pk_collect(NULL, NULL);
     out[0] = 0x04;
     return se_drv_pk_collect(out + 1, out + 1 + c->field_bytes);
 }

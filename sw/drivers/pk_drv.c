@@ -130,6 +130,14 @@ static struct {
     uint8_t x[SLOT_BYTES], y[SLOT_BYTES];
 } bg;
 
+/* Forgets a settled result (the shared secret of an ECDH among them). */
+static void drop(void)
+{
+    se_ct_wipe(bg.x, sizeof bg.x);
+    se_ct_wipe(bg.y, sizeof bg.y);
+    bg.state = BG_NONE;
+}
+
 static void settle(void)
 {
     if (bg.state != BG_RUNNING)
@@ -217,7 +225,7 @@ static se_status put_point(const se_drv_ec_params *c, const uint8_t *x, const ui
 /* Leaves prog running (its operands are in place) for se_drv_pk_collect: RX, RY of len bytes. */
 static se_status run_start(se_status st, uint32_t prog, size_t len)
 {
-    if (st == SE_OK && issue(SE_PK_CMD_OP_RUN, G_ENTRY, prog) != 0)
+    if (st == SE_OK && (issue(SE_PK_CMD_OP_RUN, G_ENTRY, prog) != 0 || rd(SE_PK_ERR) != 0 || se_hal_take_fault()))
         st = SE_ERR_BACKEND;
     if (st != SE_OK)
         return clear(st);
@@ -255,13 +263,17 @@ se_status se_drv_pk_mul_start(const se_drv_ec_params *c, const uint8_t *k, const
                               const uint8_t *y)
 {
     se_status st = mul_operands(c, k, x, y);
-    bg.state = BG_NONE; /* an uncollected earlier result is dropped */
+    drop(); /* an uncollected earlier result */
     return run_start(st, x != NULL ? PK_PROG_ECSM : PK_PROG_ECSM_COMB, c->p_len);
 }
 
 se_status se_drv_pk_collect(uint8_t *a, uint8_t *b)
 {
     settle();
+    if (a == NULL) { /* discard: whatever ran is over and wiped */
+        drop();
+        return SE_OK;
+    }
     if (bg.state != BG_DONE)
         return SE_ERR_BAD_INPUT;
     se_status st = bg.st;
@@ -269,7 +281,7 @@ se_status se_drv_pk_collect(uint8_t *a, uint8_t *b)
         memcpy(a, bg.x, bg.len);
         memcpy(b, bg.y, bg.len);
     }
-    bg.state = BG_NONE;
+    drop();
     return st;
 }
 
@@ -311,7 +323,7 @@ se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d
                                      const uint8_t *e)
 {
     se_status st = sign_operands(c, d, k, e);
-    bg.state = BG_NONE;
+    drop();
     return run_start(st, PK_PROG_ECDSA_SIGN, c->n_len);
 }
 

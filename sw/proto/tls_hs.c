@@ -154,7 +154,6 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
     return SE_OK;
 }
 
-/* Appends SignatureAndHashAlgorithm + DER ECDSA signature of hash with our key. */
 /* SignatureAndHashAlgorithm and the DER form of sig (r || s) into w. */
 static se_status put_sig(se_tls *t, const uint8_t sig[64], tls_wr *w)
 {
@@ -167,6 +166,21 @@ static se_status put_sig(se_tls *t, const uint8_t sig[64], tls_wr *w)
     wr_uint(w, (uint32_t)der_len, 2);
     wr_bytes(w, der, der_len);
     return SE_OK;
+}
+
+/* An ECC operation begun (on the engine it runs while the CPU goes on) and ended: in between,
+ * F_PK_BUSY has tls_wipe cancel it if the handshake fails. */
+static se_status begun(se_tls *t, se_status st)
+{
+    if (st == SE_OK)
+        t->flags |= F_PK_BUSY;
+    return st;
+}
+
+static se_status ended(se_tls *t, se_status st)
+{
+    t->flags &= (uint8_t)~F_PK_BUSY;
+    return st;
 }
 
 #define SIGN_ARGS(t, hash) (t)->cfg->p256, (t)->cfg->key, 32, hash, 32, SE_ECDSA_NONCE_DRBG, (t)->cfg->rng
@@ -349,7 +363,7 @@ static se_status on_server_hello(se_tls *t, tls_rd *r)
     t->hs = HS_C_CERT;
     /* Our ECDHE key now: on the engine its public half is computed while the CPU parses the
      * server's certificate (se_ec_keygen_end at ServerHelloDone). */
-    se_status st = se_ec_keygen_begin(t->cfg->p256, t->cfg->rng, t->ecdh_priv);
+    se_status st = begun(t, se_ec_keygen_begin(t->cfg->p256, t->cfg->rng, t->ecdh_priv));
     return st == SE_OK ? SE_OK : tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
 }
 
@@ -411,9 +425,9 @@ static se_status on_server_hello_done(se_tls *t)
     tls_flight_reset(t);
     /* Our key pair (begun at ServerHello); then ECDH, which the engine computes while the CPU
      * writes and hashes Certificate and ClientKeyExchange. */
-    if ((st = se_ec_keygen_end(c, t->ecdh_priv, pub)) != SE_OK)
+    if ((st = ended(t, se_ec_keygen_end(c, t->ecdh_priv, pub))) != SE_OK)
         return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
-    if (se_ecdh_begin(c, t->ecdh_priv, 32, t->eph_pub, 65) != SE_OK)
+    if (begun(t, se_ecdh_begin(c, t->ecdh_priv, 32, t->eph_pub, 65)) != SE_OK)
         return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     if (t->flags & F_CERT_REQ)
         st = cert_msg(t, t->flags & F_OWN_CERT);
@@ -425,11 +439,11 @@ static se_status on_server_hello_done(se_tls *t)
     }
     if (st == SE_OK) {
         tls_transcript_hash(t, t->session_hash); /* through ClientKeyExchange */
-        if (se_ecdh_end(c, t->ecdh_priv, 32, t->eph_pub, 65, pms) != SE_OK)
+        if (ended(t, se_ecdh_end(c, t->ecdh_priv, 32, t->eph_pub, 65, pms)) != SE_OK)
             return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
         /* CertificateVerify's signature runs on the engine while the CPU derives the keys. */
         if (t->flags & F_OWN_CERT)
-            st = se_ecdsa_sign_hash_begin(SIGN_ARGS(t, t->session_hash));
+            st = begun(t, se_ecdsa_sign_hash_begin(SIGN_ARGS(t, t->session_hash)));
         if (st == SE_OK)
             st = tls_derive_keys(t, pms);
     }
@@ -437,7 +451,7 @@ static se_status on_server_hello_done(se_tls *t)
     if (st == SE_OK && (t->flags & F_OWN_CERT)) {
         uint8_t sig[64];
         w = tls_msg_begin(t);
-        st = se_ecdsa_sign_hash_end(SIGN_ARGS(t, t->session_hash), sig);
+        st = ended(t, se_ecdsa_sign_hash_end(SIGN_ARGS(t, t->session_hash), sig));
         if (st == SE_OK)
             st = put_sig(t, sig, &w);
         if (st == SE_OK)

@@ -45,6 +45,7 @@ enum {
 #define F_PEER_PF   0x08u /* server: the client sent ec_point_formats */
 #define F_PEER_RI   0x10u /* server: the client sent renegotiation_info or its SCSV */
 #define F_SEQ_SET   0x20u /* server (DTLS): message_seq taken from the first ClientHello */
+#define F_PK_BUSY   0x40u /* client: an ECC operation begun and not ended (se_ec_cancel in tls_wipe) */
 
 /* -DSE_TLS_NO_SERVER builds the client only (se_tls_init refuses the server role). */
 #ifdef SE_TLS_NO_SERVER

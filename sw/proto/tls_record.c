@@ -186,6 +186,10 @@ se_status tls_alert(se_tls *t, int level, int desc)
 
 void tls_wipe(se_tls *t, int keys)
 {
+    if (t->flags & F_PK_BUSY) { /* a failure between a begin and its end: nothing left behind */
+        se_ec_cancel(t->cfg->p256);
+        t->flags &= (uint8_t)~F_PK_BUSY;
+    }
     se_ct_wipe(t->ecdh_priv, sizeof t->ecdh_priv);
     se_ct_wipe(t->master, sizeof t->master);
     if (keys) {

@@ -48,10 +48,10 @@ BASE_PHASES = ["sha256/0", "sha256/3", "sha256/64", "sha256/1000", "hmac/32", "h
                "cbc_mac/128", "gcm/128", "ccm/128", "mod_mul/p256"]
 FULL_ONLY = (["gcm/256", "ccm/256", "mod_inv/p256", "ec_curve/secp256r1", "ec_pubkey/secp256r1",
               "ecdsa_sign/secp256r1", "ecdsa_verify/secp256r1", "ec_pubkey2/secp256r1",
-              # the begin/end halves, each with another operation in between; then the driver's
-              # collect without a start (hw only)
+              # the begin/end halves, each with another operation in between; then a begun ECDH
+              # cancelled, after which the driver has nothing to collect (hw only)
               "ec_keygen_split/secp256r1", "ecdh_split/secp256r1", "ecdsa_sign_split/secp256r1",
-              "pk_collect_unstarted", "ecdsa_verify_bad/secp256r1", "ecdh/secp256r1"]
+              "pk_cancel", "ecdsa_verify_bad/secp256r1", "ecdh/secp256r1"]
              + [f"{p}/{c}" for c in ("secp192r1", "secp224r1", "secp160r1", "sect233r1")
                 for p in ("ec_curve", "ec_pubkey", "ecdh")]
              + ["x25519_base", "x25519"])
@@ -129,7 +129,7 @@ def _needs_ecc(st):
 
 
 def _expected_phases(st):
-    full = [p for p in FULL_ONLY if st.hw or p != "pk_collect_unstarted"] if st.start["full"] else []
+    full = [p for p in FULL_ONLY if st.hw or p != "pk_cancel"] if st.start["full"] else []
     return (["probe"] if st.hw else []) + BASE_PHASES + full
 
 
@@ -148,12 +148,13 @@ def test_run_completes(st):
     assert 0 < st.report["cycles"] - int(st.done["cycles"], 16) < 100_000, (st.done, st.report["cycles"])
     t = st.start["trng"]
     assert len(t) == 16 and t[:8] != t[8:] and int(t, 16) != 0, t
-    refused = ("ecdsa_verify_bad", "pk_collect_unstarted")
+    refused = ("ecdsa_verify_bad", "pk_cancel")
     assert all(o["status"] == "ok" for o in st.ops if not o["phase"].startswith(refused)), \
         [o for o in st.ops if o["status"] != "ok"]
     # the operation run between a begin and its end went through too
     assert all(o["between"] == "ok" for o in st.ops if "between" in o), [o for o in st.ops if "between" in o]
-    assert [o["status"] for o in st.of("pk_collect")] == (["bad_input"] if st.hw and st.start["full"] else [])
+    assert [(o["begin"], o["status"]) for o in st.of("pk_collect")] == \
+        ([("ok", "bad_input")] if st.hw and st.start["full"] else [])
     # every phase in the report comes from a marker of the firmware, each once
     totals = st.report["phase_totals"]
     assert set(totals) == set(_expected_phases(st)) and all(t["count"] == 1 for t in totals.values())
@@ -306,6 +307,10 @@ def test_ecdsa(st):
         e = int.from_bytes(h, "big") % n
         want_r = _ref_mul(curve, k)[0] % n
         assert (r, s) == (want_r, pow(k, -1, n) * (e + want_r * d) % n), ("not the RFC 6979 signature", sign["phase"])
+    # the ECDH run between the split signature's begin and end
+    mid = signs[1]
+    x, _ = _ref_mul(mid["curve"], int(mid["between_key"], 16), _point(mid["between_pub"], mid["curve"]))
+    assert mid["between_shared"] == x.to_bytes(FIELD_BYTES[mid["curve"]], "big").hex()
     verifies = st.of("ecdsa_verify")
     assert len(verifies) == 2
     for o in verifies:
@@ -356,8 +361,8 @@ def test_engine_use(st, node):
         return
     assert busy["pk"] > 0 and busy["gf2m"] > 0 and busy["aes"] > 0 and busy["sha"] > 0, busy
     for name in _expected_phases(st):
-        if name.startswith(("probe", "ec_curve", "pk_collect_unstarted")):
-            continue  # register reads, a software curve set-up, a refusal: no engine command
+        if name.startswith(("probe", "ec_curve")):
+            continue  # register reads and a software curve set-up: no engine command
         block = _engine_block(name)
         assert st.phase(name)["engine_busy_cycles"][block] > 0, f"{name} did not run on the {block} block"
     # the CPU sleeps in waitirq while the pk block runs a long program

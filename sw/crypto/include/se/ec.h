@@ -47,7 +47,8 @@ typedef struct {
     se_status (*verify)(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
                         const se_bn *r, const se_bn *s);
     /* Optional, for an engine that computes while the CPU works (NULL: mul, at once): mul's
-     * k * P started in the background, its out collected later; one at a time. */
+     * k * P started in the background, its out collected later (out NULL: discarded); one at
+     * a time. */
     se_status (*mul_start)(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len);
     se_status (*mul_collect)(const se_ec_curve *c, uint8_t *out);
     /* Optional, likewise for sign: started in the background, r || s collected later. */
@@ -118,6 +119,10 @@ se_status se_ecdh_begin(const se_ec_curve *c, const uint8_t *priv, size_t priv_l
                         size_t pub_len);
 se_status se_ecdh_end(const se_ec_curve *c, const uint8_t *priv, size_t priv_len, const uint8_t *pub,
                       size_t pub_len, uint8_t *shared);
+/* Ends whatever begun operation is pending on c without its result (after a failure between a
+ * begin and its end): the engine's copy of the operands and the result are wiped. No-op in
+ * software and when nothing is pending. */
+void se_ec_cancel(const se_ec_curve *c);
 
 /* Scalar multiplication priv * Q for any valid point, constant time in the scalar; the result
  * as 04 || x || y. Exposed for protocols built on the curve (ECMQV, Schnorr). */
@@ -134,9 +139,9 @@ typedef enum {
 se_status se_ecdsa_sign_hash(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                              const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
                              se_hmac_drbg_ctx *rng, uint8_t *sig);
-/* The same in two halves (as se_ecdh_begin/end): begin draws the nonce and, where the ops offer
- * it, starts the signature; end, with the same arguments after a successful begin, returns it.
- * The begun operations share one background slot: one at a time. */
+/* The same in two halves (as se_ecdh_begin/end): where the ops offer it, begin draws the nonce
+ * and starts the signature (else it does nothing); end, with the same arguments after a
+ * successful begin, returns it. The begun operations share one background slot: one at a time. */
 se_status se_ecdsa_sign_hash_begin(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                                    const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
                                    se_hmac_drbg_ctx *rng);

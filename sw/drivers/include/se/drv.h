@@ -2,8 +2,9 @@
  * ECC, X25519, big-integer commands; binary-field B-233/K-233) on the hardware engine.
  *
  * One copy of this code serves the CLI's --backend rtl (host, Verilator model) and the node's
- * firmware (issue 5). The entry points are one-shot and mirror the `sw` library's semantics and
- * status codes, so the same vectors run through either. Register layouts come from the generated
+ * firmware (issue 5). The entry points are one-shot (pk multiplication and signing also in
+ * start/collect halves) and mirror the `sw` library's semantics and status codes, so the same
+ * vectors run through either. Register layouts come from the generated
  * headers se/hw/<ip>_regs.h (tools/regtool.py from rtl/<ip>/regs.toml). */
 #ifndef SE_DRV_H
 #define SE_DRV_H
@@ -80,7 +81,8 @@ se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8
  * waits for it and returns its result (rx, ry: p_len bytes each; r, s: n_len) or its error.
  * Any other pk call made in between first waits for the program and keeps its result for
  * collect; a second start drops an uncollected result. collect without a start:
- * SE_ERR_BAD_INPUT. */
+ * SE_ERR_BAD_INPUT; collect(NULL, NULL) discards (waits, clears the engine's slots and the kept
+ * result: after a failure between start and collect). */
 se_status se_drv_pk_mul_start(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
                               const uint8_t *y);
 se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
