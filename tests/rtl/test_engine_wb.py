@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import os
 import random
+import sys
 import tomllib
 
 import cocotb
@@ -15,6 +16,9 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from rtlsim import ENGINE_SOURCES, ROOT, run_cocotb
+
+sys.path.insert(0, str(ROOT / "rtl" / "pk"))
+import ucode  # noqa: E402  (the pk microcode's digit width)
 
 AES, SHA, PK, GF2M = 0x0000, 0x1000, 0x2000, 0x3000
 
@@ -189,6 +193,8 @@ async def identification_and_bus_errors(dut):
     cap = await tb.read(AES + A["CAPABILITIES"][0])
     assert get(A, "CAPABILITIES", "KEYLENS", cap) == 0b111 and get(A, "CAPABILITIES", "MODES", cap) == 0x7F
     assert get(A, "CAPABILITIES", "PTBUF_BLOCKS", cap) > 0
+    # the pk IP's digit width is the one its microcode (and the model that checked it) assumes
+    assert get(P, "CAPABILITIES", "DIGIT", await tb.read(PK + P["CAPABILITIES"][0])) == ucode.DW
     # Unmapped offsets, reserved windows, the hole above 0xff in a window, partial writes: bus errors.
     for addr, we, sel in ((AES + 0xFC, False, 0xF), (0x2100, False, 0xF), (0x3110, True, 0xF), (0x4000, False, 0xF),
                           (AES + 0x100, False, 0xF), (SHA + 0x104, True, 0xF),
