@@ -121,8 +121,8 @@ static se_status clear(se_status st)
 
 /* A program left running by se_drv_pk_mul_start or se_drv_pk_ecdsa_sign_start. Every other
  * entry point first settles it: waits for it, keeps its status and result (RX, RY) here for
- * se_drv_pk_collect, and clears the working slots. So the CPU can work while the engine multiplies, and any pk call
- * made meanwhile stays correct (it just waits). */
+ * se_drv_pk_collect, and clears the working slots. So the CPU can work while the engine
+ * computes, and any pk call made meanwhile stays correct (it just waits). */
 static struct {
     enum { BG_NONE, BG_RUNNING, BG_DONE } state;
     se_status st;

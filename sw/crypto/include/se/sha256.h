@@ -27,9 +27,10 @@ void se_sha256(const uint8_t *data, size_t len, uint8_t digest[SE_SHA256_DIGEST_
 void se_sha256_compress(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES]);
 
 /* Where the contexts above (and so HMAC, the TLS transcript, and HMAC-DRBG and RFC 6979 when
- * no HMAC hook is set or a message exceeds SE_HMAC_CAT_BYTES) compress their blocks: software by default; firmware with the engine installs the SHA IP's
- * driver (se_drv_sha256_compress). fn must leave h unchanged when it fails, the block is then
- * compressed in software. NULL restores software. Process-wide: set it once at start-up. */
+ * no HMAC hook is set or a message exceeds SE_HMAC_CAT_BYTES) compress their blocks: software
+ * by default; firmware with the engine installs the SHA IP's driver (se_drv_sha256_compress).
+ * fn must leave h unchanged when it fails, the block is then compressed in software. NULL
+ * restores software. Process-wide: set it once at start-up. */
 typedef se_status (*se_sha256_compress_fn)(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES]);
 void se_sha256_set_compress(se_sha256_compress_fn fn);
 
