@@ -143,8 +143,11 @@ module pk_core #(
   assign cols   = (bits_n + 9'd2) / 9'd3;
 
   // the cache slot of point imm, coordinate c, of the current entry: 32 + 14 e + 2 i + c
+  // (TSEL with f = 1 reads entry 0, G's table, for the joint comb of ECDSA_VERIFY_COMB)
+  logic [2:0] tentry;
   logic [6:0] tbase;
-  assign tbase = 7'd32 + {entry_q, 4'b0} - {3'b0, entry_q, 1'b0};
+  assign tentry = op == OpTsel && f ? 3'd0 : entry_q;
+  assign tbase  = 7'd32 + {tentry, 4'b0} - {3'b0, tentry, 1'b0};
 
   // TSEL: the comb digit of column ctr (public index arithmetic, secret bits)
   logic [2:0] digit;
@@ -161,10 +164,11 @@ module pk_core #(
   assign tsel_j   = clr_q - 5'd1;
   assign tsel_hit = tsel_j[3:1] == sel_pt;
 
-  // NEED: the flags, plus ENTRY (CMD.SLOT < 6) and CACHED (that entry precomputed)
+  // NEED: the flags, plus ENTRY (CMD.SLOT < 6), CACHED (that entry precomputed) and GCACHED
+  // (entry 0 precomputed)
   logic       entry_ok_q;
-  logic [4:0] have;
-  assign have = {entry_ok_q && cached_q[entry_q], entry_ok_q, flags_q};
+  logic [5:0] have;
+  assign have = {cached_q[0], entry_ok_q && cached_q[entry_q], entry_ok_q, flags_q};
 
   logic is_arith, insn_ok;
   assign is_arith = op == OpMul || op == OpAdd || op == OpSub;
@@ -221,7 +225,7 @@ module pk_core #(
           OpRet: begin next = 1'b1; pc_next = stack_q[sp_q[1:0] - 2'd1]; end
           OpErr: begin finish = 1'b1; finish_st = imm[3:0]; end
           OpNeed: begin
-            if ((have & imm[4:0]) != imm[4:0]) begin finish = 1'b1; finish_st = StBadSeq; end
+            if ((have & imm[5:0]) != imm[5:0]) begin finish = 1'b1; finish_st = StBadSeq; end
             else next = 1'b1;
           end
           OpDjnz: begin next = 1'b1; if (ctr_q != 9'd0) pc_next = imm; end

@@ -56,13 +56,14 @@ OP_DOC = {
     "LBIT": "F = K[ctr] ^ prev; prev = K[ctr] (Montgomery-ladder swap bit)",
     "LFIN": "F = prev; prev = 0 (the ladder's final swap)",
     "KBIT": "F = K[ctr]",
-    "NEED": "unless all flags in imm are set: status = BAD_SEQ, end (ENTRY 8: CMD.SLOT < 6; CACHED 16: that entry was precomputed)",
+    "NEED": "unless all flags in imm are set: status = BAD_SEQ, end (ENTRY 8: CMD.SLOT < 6; CACHED 16: that entry was "
+            "precomputed; GCACHED 32: entry 0 was precomputed)",
     "MARK": "set the flags in imm (FIELD 1, ORDER 2, CURVE 4, CACHED 16 for the entry); a host write to slots 0..11 clears them all",
     "UNMARK": "clear the flags in imm (FIELD 1, ORDER 2, CURVE 4)",
     "TLD": "d, b = x, y of point imm (0..6) of the cache entry CMD.SLOT",
     "TST": "point imm of the cache entry = a, b",
-    "TSEL": "d, b = point idx - 1 of the cache entry, idx = K[ctr] + 2 K[ctr + C] + 4 K[ctr + 2C] "
-            "(C = ceil(L_n / 3)); F = (idx == 0); reads all 7 points whatever idx is",
+    "TSEL": "d, b = point idx - 1 of the cache entry (f = 1: of entry 0, G's), idx = K[ctr] + 2 K[ctr + C] "
+            "+ 4 K[ctr + 2C] (C = ceil(L_n / 3)); F = (idx == 0); reads all 7 points whatever idx is",
 }
 
 CACHE_ENTRIES, CACHE_POINTS = 6, 7  # precompute cache: 6 base points, 7 comb points each
@@ -70,7 +71,7 @@ CACHE_BASE = 32                     # cache slot of entry e, point i, coordinate
 
 STATUS = {"OK": 0, "BAD_PARAMS": 1, "BAD_POINT": 2, "BAD_SCALAR": 3, "INFINITY": 4,
           "VERIFY_FAIL": 5, "RETRY": 6, "BAD_SEQ": 7, "BAD_INSN": 8}
-FLAG = {"FIELD": 1, "ORDER": 2, "CURVE": 4, "ENTRY": 8, "CACHED": 16}
+FLAG = {"FIELD": 1, "ORDER": 2, "CURVE": 4, "ENTRY": 8, "CACHED": 16, "GCACHED": 32}
 
 # ---- slot map ---------------------------------------------------------------------------------
 SLOTS = ["P", "N", "A", "B", "GX", "GY", "RRP", "RRN", "ONEP", "ONEN", "B4", "B8",
@@ -160,7 +161,7 @@ def build():
     def unmark(*fl): m.emit("UNMARK", imm=sum(FLAG[x] for x in fl), text="UNMARK " + " ".join(fl))
     def tld(i, x, y): m.emit("TLD", r(x), 0, r(y), imm=i, text=f"TLD {x}, {y}, T{i + 1}")
     def tst(i, x, y): m.emit("TST", 0, r(x), r(y), imm=i, text=f"TST T{i + 1}, {x}, {y}")
-    def tsel(x, y): m.emit("TSEL", r(x), 0, r(y), text=f"TSEL {x}, {y}")
+    def tsel(x, y, g=0): m.emit("TSEL", r(x), 0, r(y), g, text=f"TSEL{'.g' if g else ''} {x}, {y}")
 
     # -- FIELD / ORDER: a modulus, its R^2 (2*DW*ndig modular doublings of 1) and R ---------------
     def modulus(f, mslot, rr, one, name):
@@ -311,6 +312,57 @@ def build():
     end()
     m.label("verify_fail")
     err("VERIFY_FAIL")
+
+    # -- ECDSA_VERIFY_COMB: ECDSA_VERIFY for the Q whose table is in cache entry CMD.SLOT (PRECOMP),
+    #    G's in entry 0: one joint comb, u1 G + u2 Q, a doubling and two additions per column
+    m.entry("ECDSA_VERIFY_COMB")
+    need("CURVE", "ENTRY", "CACHED", "GCACHED")
+    for s in ("RX", "RY"):
+        zf(s)
+        jf("verify_fail")
+        ltm(s, 1)
+        jnf("verify_fail")
+    load_q()                         # X, Y = Q (Montgomery): it must be the entry's point
+    tld(0, "T4", "T5")
+    eq("X", "T4")
+    jnf("wrong_entry")
+    eq("Y", "T5")
+    jnf("wrong_entry")
+    mov("K", "RX")                   # keep r
+    mul("T3", "RY", "RRN", 1)        # s R
+    call("inv_n")                    # w R = s^-1 R
+    ldi("T6", 0)
+    add("T2", "E", "T6", 1)          # e mod n
+    mul("D", "T2", "T3", 1)          # u1 = e w
+    mul("X", "RX", "T3", 1)          # u2 = r w (D and X: slots the comb leaves alone)
+    ldi("QX", 0)
+    mov("QY", "ONEP")
+    ldi("E", 0)                      # acc = O = (0 : 1 : 0)
+    cnt(1, 3)
+    m.label("joint_loop")
+    call("pdbl")
+    for u, g in (("D", 1), ("X", 0)):  # + T_u1[column] of G's table, + T_u2[column] of Q's
+        scal(u)
+        tsel("RX", "RY", g)
+        mov("T6", "ONEP")
+        call("padd")
+        sel("QX", "QX", "X0")        # digit 0: keep acc
+        sel("QY", "QY", "Z0")
+        sel("E", "E", "X1")
+    djnz("joint_loop")
+    zf("E")                          # u1 G + u2 Q = O
+    jf("verify_fail")
+    mov("T3", "E")
+    call("inv_p")
+    mul("RX", "QX", "T3")
+    ldi("T6", 1)
+    mul("RX", "RX", "T6")            # x, plain
+    call("xmodn")
+    eq("T0", "K")
+    jnf("verify_fail")
+    end()
+    m.label("wrong_entry")
+    err("BAD_SEQ")
 
     # -- PADD: (RX, RY) = (QX, QY) + (RX, RY), complete (P + P, P + (-P) included) -----------------
     m.entry("PADD")
@@ -666,7 +718,7 @@ def build():
 
 
 PROGRAMS = ["FIELD", "ORDER", "CURVE", "VALIDATE", "ECSM", "ECSM_G", "ECDSA_SIGN", "ECDSA_VERIFY",
-            "PADD", "X25519", "MODINV_P", "MODINV_N", "PRECOMP", "ECSM_COMB"]
+            "PADD", "X25519", "MODINV_P", "MODINV_N", "PRECOMP", "ECSM_COMB", "ECDSA_VERIFY_COMB"]
 PROG_DOC = {
     "FIELD": "m_p = P; RRP = R^2 mod p, ONEP = R mod p; sets FIELD (BAD_PARAMS: p even or < 3)",
     "ORDER": "m_n = N; RRN, ONEN; sets ORDER",
@@ -682,6 +734,8 @@ PROG_DOC = {
     "MODINV_N": "RX = K^-1 mod n",
     "PRECOMP": "cache entry CMD.SLOT (0..5) = the comb table of (QX, QY), validated; sets that entry's CACHED",
     "ECSM_COMB": "(RX, RY) = K P for the P of cache entry CMD.SLOT (fixed-base comb); INFINITY if O",
+    "ECDSA_VERIFY_COMB": "as ECDSA_VERIFY, for the Q = (QX, QY) whose table is in cache entry CMD.SLOT (BAD_SEQ if "
+                         "that entry holds another point), G's in entry 0: a joint comb",
 }
 
 
@@ -785,7 +839,8 @@ class Machine:
                 F = K >> ctr & 1
             elif name == "NEED":
                 ok = entry < CACHE_ENTRIES
-                have = self.flags | (FLAG["ENTRY"] if ok else 0) | (FLAG["CACHED"] if ok and self.cached[entry] else 0)
+                have = (self.flags | (FLAG["ENTRY"] if ok else 0) | (FLAG["CACHED"] if ok and self.cached[entry] else 0)
+                        | (FLAG["GCACHED"] if self.cached[0] else 0))
                 if have & imm != imm:
                     return STATUS["BAD_SEQ"]
             elif name == "UNMARK":
@@ -805,7 +860,7 @@ class Machine:
                 C = -(-self.dw * self.ndig[1] // 3)
                 idx = sum((K >> (ctr + j * C) & 1) << j for j in range(3))
                 F = int(idx == 0)
-                base = (entry * CACHE_POINTS + max(idx, 1) - 1) * 2
+                base = ((0 if f else entry) * CACHE_POINTS + max(idx, 1) - 1) * 2
                 s[d], s[b] = self.cache[base], self.cache[base + 1]
             else:
                 raise AssertionError(name)

@@ -219,6 +219,14 @@ se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t 
     return se_ecdsa_verify_values(c, pub, pub_len, &e, &r, &s);
 }
 
+se_status se_ecdsa_remember_key(const se_ec_curve *c, const uint8_t *pub, size_t pub_len)
+{
+    se_status st = c->ops->validate(c, pub, pub_len);
+    if (st == SE_OK && c->ops->remember != NULL)
+        st = c->ops->remember(c, pub, pub_len);
+    return st;
+}
+
 se_status se_ecdsa_verify_values(const se_ec_curve *c, const uint8_t *pub, size_t pub_len,
                                  const se_bn *e, const se_bn *r, const se_bn *s)
 {

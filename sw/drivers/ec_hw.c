@@ -148,9 +148,18 @@ static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len,
     return se_drv_pk_ecdsa_verify(cp, xy, xy + c->field_bytes, eb, rb, sb);
 }
 
+/* The key's comb table into the engine's cache (validated by the caller: se_ecdsa_remember_key). */
+static se_status pk_remember(const se_ec_curve *c, const uint8_t *pub, size_t len)
+{
+    const uint8_t *xy = se_ec_point_xy(c, pub, len);
+    if (xy == NULL)
+        return SE_ERR_INVALID_POINT;
+    return se_drv_pk_remember_key(get_params(c), xy, xy + c->field_bytes);
+}
+
 /* mul2_x is not needed: verify runs whole on the engine. */
 static const se_ec_ops pk_ops = {pk_validate, pk_mul, NULL, pk_sign, pk_verify, pk_mul_start, pk_mul_collect,
-                                 pk_sign_start, pk_sign_collect};
+                                 pk_sign_start, pk_sign_collect, pk_remember};
 
 /* ---- binary curves: sect233r1 / sect233k1 on the gf2m IP ------------------------------------- */
 #define BFE 30u /* bytes of a GF(2^233) element */
@@ -198,7 +207,7 @@ static se_status b_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub,
 
 /* Verification's u1 G + u2 Q stays in the library (taken from the curve's own ops): the gf2m IP
  * does scalar multiplication only. */
-static se_ec_ops b_ops = {b_validate, b_mul, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+static se_ec_ops b_ops = {b_validate, b_mul, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 se_status se_ec_use_engine(se_ec_curve *c)
 {

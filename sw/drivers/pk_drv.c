@@ -77,12 +77,19 @@ static se_status to_status(int res)
     }
 }
 
-/* Cache entry 0 holds the comb table of the loaded curve's generator (PRECOMP, made on first use). */
+/* Cache entry 0 holds the comb table of the loaded curve's generator (PRECOMP, made on first use);
+ * entry 1 that of one remembered public key (se_drv_pk_remember_key). */
 #define G_ENTRY 0u
+#define KEY_ENTRY 1u
+
+static se_status run_in(uint32_t entry, uint32_t prog)
+{
+    return to_status(command(SE_PK_CMD_OP_RUN, entry, prog));
+}
 
 static se_status run(uint32_t prog)
 {
-    return to_status(command(SE_PK_CMD_OP_RUN, G_ENTRY, prog));
+    return run_in(G_ENTRY, prog);
 }
 
 /* A big-endian integer of len (<= 32) bytes into a slot. */
@@ -119,16 +126,27 @@ static se_status clear(se_status st)
     return st;
 }
 
-/* A program left running by se_drv_pk_mul_start or se_drv_pk_ecdsa_sign_start. Every other
- * entry point first settles it: waits for it, keeps its status and result (RX, RY) here for
- * se_drv_pk_collect, and clears the working slots. So the CPU can work while the engine
- * computes, and any pk call made meanwhile stays correct (it just waits). */
+/* A program left running by se_drv_pk_mul_start, se_drv_pk_ecdsa_sign_start or
+ * se_drv_pk_remember_key. Every other entry point first settles it: waits for it, keeps its
+ * status and result (RX, RY) here for se_drv_pk_collect, and clears the working slots. So the
+ * CPU can work while the engine computes, and any pk call made meanwhile stays correct (it
+ * just waits). A remembered key's PRECOMP has no result: settling it records the table. */
 static struct {
     enum { BG_NONE, BG_RUNNING, BG_DONE } state;
     se_status st;
-    size_t len;
+    size_t len; /* 0: a remembered key's PRECOMP */
     uint8_t x[SLOT_BYTES], y[SLOT_BYTES];
 } bg;
+
+/* The curve the engine holds (public parameters), so back-to-back operations skip reloading,
+ * and the public key whose table is in KEY_ENTRY. */
+static struct {
+    uint8_t v[6][SLOT_BYTES];
+    size_t p_len, n_len;
+    int g_table;   /* PRECOMP of G done for this curve */
+    int key_table; /* KEY_ENTRY holds the table of key (x || y, p_len bytes each) */
+    uint8_t key[2 * SLOT_BYTES];
+} loaded;
 
 /* Forgets a settled result (the shared secret of an ECDH among them). */
 static void drop(void)
@@ -145,9 +163,13 @@ static void settle(void)
     bg.state = BG_DONE;
     arm_done(); /* complete() tests BUSY before each sleep: a program already done is not waited for */
     bg.st = to_status(complete(SE_PK_CMD_OP_RUN));
-    if (bg.st == SE_OK)
+    if (bg.len == 0) { /* se_drv_pk_remember_key: nothing to collect */
+        loaded.key_table = bg.st == SE_OK;
+        bg.state = BG_NONE;
+    }
+    if (bg.st == SE_OK && bg.len != 0)
         bg.st = get(PK_SLOT_RX, bg.x, bg.len);
-    if (bg.st == SE_OK)
+    if (bg.st == SE_OK && bg.len != 0)
         bg.st = get(PK_SLOT_RY, bg.y, bg.len);
     bg.st = clear(bg.st);
 }
@@ -158,13 +180,6 @@ se_status se_drv_pk_probe(void)
         return SE_ERR_NOT_SUPPORTED;
     return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
 }
-
-/* The curve the engine holds (public parameters), so back-to-back operations skip reloading. */
-static struct {
-    uint8_t v[6][SLOT_BYTES];
-    size_t p_len, n_len;
-    int g_table; /* PRECOMP of G done for this curve */
-} loaded;
 
 se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
 {
@@ -183,6 +198,7 @@ se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
     if (same)
         return SE_OK;
     loaded.p_len = 0;
+    loaded.key_table = 0; /* a new curve empties the engine's cache */
     for (unsigned i = 0; i < 6 && st == SE_OK; i++)
         st = put(slot[i], src[i], i == 1 ? c->n_len : c->p_len);
     if (st == SE_OK)
@@ -223,9 +239,9 @@ static se_status put_point(const se_drv_ec_params *c, const uint8_t *x, const ui
 }
 
 /* Leaves prog running (its operands are in place) for se_drv_pk_collect: RX, RY of len bytes. */
-static se_status run_start(se_status st, uint32_t prog, size_t len)
+static se_status run_start(se_status st, uint32_t entry, uint32_t prog, size_t len)
 {
-    if (st == SE_OK && (issue(SE_PK_CMD_OP_RUN, G_ENTRY, prog) != 0 || rd(SE_PK_ERR) != 0 || se_hal_take_fault()))
+    if (st == SE_OK && (issue(SE_PK_CMD_OP_RUN, entry, prog) != 0 || rd(SE_PK_ERR) != 0 || se_hal_take_fault()))
         st = SE_ERR_BACKEND;
     if (st != SE_OK)
         return clear(st);
@@ -264,7 +280,7 @@ se_status se_drv_pk_mul_start(const se_drv_ec_params *c, const uint8_t *k, const
 {
     se_status st = mul_operands(c, k, x, y);
     drop(); /* an uncollected earlier result */
-    return run_start(st, x != NULL ? PK_PROG_ECSM : PK_PROG_ECSM_COMB, c->p_len);
+    return run_start(st, G_ENTRY, x != NULL ? PK_PROG_ECSM : PK_PROG_ECSM_COMB, c->p_len);
 }
 
 se_status se_drv_pk_collect(uint8_t *a, uint8_t *b)
@@ -324,13 +340,33 @@ se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d
 {
     se_status st = sign_operands(c, d, k, e);
     drop();
-    return run_start(st, PK_PROG_ECDSA_SIGN, c->n_len);
+    return run_start(st, G_ENTRY, PK_PROG_ECDSA_SIGN, c->n_len);
+}
+
+/* A remembered key: PRECOMP into KEY_ENTRY, left running (settle records it). Public values. */
+se_status se_drv_pk_remember_key(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y)
+{
+    se_status st = se_drv_pk_load_curve_g(c); /* settles; the joint comb needs G's table too */
+    if (st != SE_OK)
+        return st;
+    if (loaded.key_table && memcmp(loaded.key, x, c->p_len) == 0 &&
+        memcmp(loaded.key + c->p_len, y, c->p_len) == 0)
+        return SE_OK;
+    loaded.key_table = 0;
+    memcpy(loaded.key, x, c->p_len);
+    memcpy(loaded.key + c->p_len, y, c->p_len);
+    st = put_point(c, x, y);
+    drop();
+    return run_start(st, KEY_ENTRY, PK_PROG_PRECOMP, 0);
 }
 
 se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y,
                                  const uint8_t *e, const uint8_t *r, const uint8_t *s)
 {
-    se_status st = se_drv_pk_load_curve_g(c); /* u1 G by the comb */
+    se_status st = se_drv_pk_load_curve_g(c); /* u1 G by the comb; settles */
+    /* the remembered key: u1 G + u2 Q by one joint comb over both tables */
+    int joint = loaded.key_table && memcmp(loaded.key, x, c->p_len) == 0 &&
+                memcmp(loaded.key + c->p_len, y, c->p_len) == 0;
     if (st == SE_OK)
         st = put_point(c, x, y);
     if (st == SE_OK)
@@ -340,7 +376,7 @@ se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, co
     if (st == SE_OK)
         st = put(PK_SLOT_RY, s, c->n_len);
     if (st == SE_OK)
-        st = run(PK_PROG_ECDSA_VERIFY);
+        st = joint ? run_in(KEY_ENTRY, PK_PROG_ECDSA_VERIFY_COMB) : run(PK_PROG_ECDSA_VERIFY);
     return clear(st);
 }
 
@@ -352,6 +388,7 @@ static const uint8_t p25519[SLOT_BYTES] = {
 static se_status load_field(const uint8_t *m, size_t m_len)
 {
     loaded.p_len = 0;
+    loaded.key_table = 0;
     wr(SE_PK_ERR, 0xffffffffu);
     se_status st = put(PK_SLOT_P, m, m_len);
     return st == SE_OK ? run(PK_PROG_FIELD) : st;

@@ -115,19 +115,19 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
     if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
         if ((st = c->crypto->sha256(certs[0], lens[0], fp)) != SE_OK)
             return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
-        if (c->cache->valid && se_ct_equal(fp, c->cache->fingerprint, 32)) {
-            /* The same leaf: its chain and signatures checked out before. The clock and the
-             * name this handshake asks for are checked again on the leaf (no crypto). */
-            st = se_x509_parse(&leaf, certs[0], lens[0]);
-            if (st == SE_OK && c->now > leaf.not_after)
-                st = SE_ERR_CERT_EXPIRED;
-            if (st == SE_OK && c->now < leaf.not_before)
-                st = SE_ERR_CERT_NOT_YET_VALID;
-            if (st == SE_OK && c->server_name != NULL)
-                st = se_x509_check_name(&leaf, c->server_name);
+        if (c->cache->valid && se_ct_equal(fp, c->cache->fingerprint, 32) &&
+            (c->server_name == NULL || strncmp(c->server_name, c->cache->name, SE_TLS_CACHE_NAME) == 0) &&
+            memchr(c->cache->name, 0, SE_TLS_CACHE_NAME) != NULL) {
+            /* The same leaf, checked for the same name: its chain and signatures checked out
+             * before. The clock is checked again on the cached validity period. */
+            st = c->now > c->cache->not_after    ? SE_ERR_CERT_EXPIRED
+                 : c->now < c->cache->not_before ? SE_ERR_CERT_NOT_YET_VALID
+                                                 : SE_OK;
             if (st != SE_OK)
                 return tls_fail(t, st, cert_alert(st));
             memcpy(t->peer_key, c->cache->pub, 65);
+            memcpy(t->peer_cn, c->cache->cn, SE_TLS_MAX_CN);
+            t->peer_cn[SE_TLS_MAX_CN - 1] = 0;
             t->used_cache = 1;
         }
     }
@@ -137,18 +137,25 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
                                   c->role == SE_TLS_CLIENT ? c->server_name : NULL, t->peer_key);
         if (st != SE_OK)
             return tls_fail(t, st, cert_alert(st));
-        if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
-            memcpy(c->cache->fingerprint, fp, 32);
-            memcpy(c->cache->pub, t->peer_key, 65);
-            c->cache->valid = 1;
-        }
-    }
-    /* The leaf's commonName, printable ASCII only. */
-    if (se_x509_parse(&leaf, certs[0], lens[0]) == SE_OK && leaf.cn != NULL) {
-        size_t k = leaf.cn_len < SE_TLS_MAX_CN - 1 ? leaf.cn_len : SE_TLS_MAX_CN - 1;
+        /* The leaf's commonName, printable ASCII only. */
+        if ((st = se_x509_parse(&leaf, certs[0], lens[0])) != SE_OK)
+            return tls_fail(t, st, cert_alert(st));
+        size_t k = leaf.cn == NULL ? 0 : leaf.cn_len < SE_TLS_MAX_CN - 1 ? leaf.cn_len : SE_TLS_MAX_CN - 1;
         for (size_t i = 0; i < k; i++)
             t->peer_cn[i] = leaf.cn[i] >= 0x20 && leaf.cn[i] < 0x7f ? (char)leaf.cn[i] : '?';
         t->peer_cn[k] = 0;
+        if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
+            size_t name_len = c->server_name != NULL ? strlen(c->server_name) : 0;
+            se_tls_cert_cache *cc = c->cache;
+            memcpy(cc->fingerprint, fp, 32);
+            memcpy(cc->pub, t->peer_key, 65);
+            memcpy(cc->cn, t->peer_cn, SE_TLS_MAX_CN);
+            cc->not_before = leaf.not_before;
+            cc->not_after = leaf.not_after;
+            cc->valid = name_len < SE_TLS_CACHE_NAME; /* a longer name: never cached */
+            if (cc->valid)
+                memcpy(cc->name, name_len ? c->server_name : "", name_len + 1);
+        }
     }
     t->flags |= F_PEER_AUTH;
     return SE_OK;
@@ -238,6 +245,11 @@ static void established(se_tls *t)
     t->timer_on = 0;
     tls_wipe(t, 0); /* the record keys stay; the ephemeral key and master secret are done */
     tls_phase(t, "done");
+    /* After the phases: the cached server key's comb table (on the engine: made in the
+     * background, for the next handshake's ServerKeyExchange verification; SE_OK at once when it
+     * is there already). A hint: a failure leaves the plain verification. */
+    if (t->cfg->role == SE_TLS_CLIENT && t->cfg->cache != NULL && t->cfg->cache->valid)
+        (void)se_ecdsa_remember_key(t->cfg->p256, t->cfg->cache->pub, 65);
 }
 
 /* The peer's Finished (both roles): verify_data over the transcript before it. */

@@ -309,6 +309,23 @@ async def ecdsa_sign_verify(dut):
                 assert st == ST[want], (name, want, st)
                 if want == "OK":
                     record(f"ecdsa_verify/{name}", cy)
+            # the same verdicts from the joint comb over G's table (entry 0) and Q's (entry 2)
+            await tb.write("QX", pub.x)
+            await tb.write("QY", pub.y)
+            st, _ = await tb.cmd("RUN", prog=PROG["PRECOMP"], slot=2)
+            assert st == ST["OK"]
+            for (ee, rr, ss), want in (((e, r, s), "OK"), ((e ^ 1, r, s), "VERIFY_FAIL"),
+                                       ((e, 0, s), "VERIFY_FAIL"), ((e, r, n), "VERIFY_FAIL")):
+                for s_, v in (("QX", pub.x), ("QY", pub.y), ("E", ee), ("RX", rr), ("RY", ss)):
+                    await tb.write(s_, v)
+                st, cy = await tb.cmd("RUN", prog=PROG["ECDSA_VERIFY_COMB"], slot=2)
+                assert st == ST[want], (name, want, st)
+                if want == "OK":
+                    record(f"ecdsa_verify_comb/{name}", cy)
+            for s_, v in (("QX", c[3]), ("QY", c[4]), ("E", e), ("RX", r), ("RY", s)):
+                await tb.write(s_, v)                 # entry 2 holds pub, not G
+            st, _ = await tb.cmd("RUN", prog=PROG["ECDSA_VERIFY_COMB"], slot=2)
+            assert st == ST["BAD_SEQ"]
             record(f"ecdsa_sign/{name}", sign_cycles)
         # k = 0 or d >= n: BAD_SCALAR
         for k, d in ((0, 5), (5, n)):

@@ -70,6 +70,20 @@ def test_programs_on_every_curve():
                 for s_, v in (("QX", D.x), ("QY", D.y), ("E", ee), ("RX", r0), ("RY", s0)):
                     m.write(S[s_], v)
                 assert m.run("ECDSA_VERIFY", entry=2) == want
+            # the joint comb over G's table (entry 0) and the key's (entry 3): the same verdicts
+            for e_, pt in ((0, G), (3, (D.x, D.y))):
+                m.write(S["QX"], pt[0])
+                m.write(S["QY"], pt[1])
+                assert m.run("PRECOMP", entry=e_) == ST["OK"]
+            for ee, rr, ss, want in ((e, r, s, "OK"), (e ^ 1, r, s, "VERIFY_FAIL"), (0, r0, s0, "OK"),
+                                     (1, r0, s0, "VERIFY_FAIL"), (e, 0, s, "VERIFY_FAIL"),
+                                     (e, r, n, "VERIFY_FAIL")):
+                for s_, v in (("QX", D.x), ("QY", D.y), ("E", ee), ("RX", rr), ("RY", ss)):
+                    m.write(S[s_], v)
+                assert m.run("ECDSA_VERIFY_COMB", entry=3) == ST[want], (name, ee, want)
+            for s_, v in (("QX", D.x), ("QY", D.y), ("E", e), ("RX", r), ("RY", s)):
+                m.write(S[s_], v)
+            assert m.run("ECDSA_VERIFY_COMB", entry=2) == ST["BAD_SEQ"]  # entry 2 holds G, not Q
         P = ref_mul(c, rng.randrange(1, n), G)
         for A, B in ((P, Q), (P, P), (P, (P[0], p - P[1]))):
             for s_, v in (("QX", A[0]), ("QY", A[1]), ("RX", B[0]), ("RY", B[1])):
@@ -89,6 +103,10 @@ def test_sequences_and_cache_rules():
     load(m, c)
     assert m.run("ECSM_COMB", entry=1) == ST["BAD_SEQ"]  # nothing cached there
     assert m.run("ECDSA_VERIFY", entry=1) == ST["BAD_SEQ"]  # its u1 G needs G's table there
+    m.write(S["QX"], c[3])
+    m.write(S["QY"], c[4])
+    assert m.run("PRECOMP", entry=2) == ST["OK"]
+    assert m.run("ECDSA_VERIFY_COMB", entry=2) == ST["BAD_SEQ"]  # G's table must be in entry 0
     m.write(S["QX"], c[3])
     m.write(S["QY"], c[4])
     assert m.run("PRECOMP", entry=6) == ST["BAD_SEQ"]    # entries are 0..5

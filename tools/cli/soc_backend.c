@@ -416,7 +416,7 @@ static se_status soc_verify(const se_ec_curve *c, const uint8_t *pub, size_t len
 }
 
 /* ECDSA goes to the node whole (its sign and verify): no u1 G + u2 Q on its own. */
-static const se_ec_ops soc_ec_ops = {soc_validate, soc_mul, NULL, soc_sign, soc_verify, NULL, NULL, NULL, NULL};
+static const se_ec_ops soc_ec_ops = {soc_validate, soc_mul, NULL, soc_sign, soc_verify, NULL, NULL, NULL, NULL, NULL};
 
 static se_status soc_ec_curve(se_ec_curve *c)
 {

@@ -54,6 +54,10 @@ typedef struct {
     /* Optional, likewise for sign: started in the background, r || s collected later. */
     se_status (*sign_start)(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k);
     se_status (*sign_collect)(const se_ec_curve *c, uint8_t *sig);
+    /* Optional, for an engine with a precompute cache (NULL: nothing to do): a valid public key
+     * whose signatures will be verified again; its table is made in the background, and later
+     * verify calls with it are faster. Shares the background slot of mul_start/sign_start. */
+    se_status (*remember)(const se_ec_curve *c, const uint8_t *pub, size_t len);
 } se_ec_ops;
 
 /* A curve with base point G of prime order n and cofactor h. Prime curves: y^2 = x^3 + ax + b
@@ -148,6 +152,12 @@ se_status se_ecdsa_sign_hash_begin(const se_ec_curve *c, const uint8_t *priv, si
 se_status se_ecdsa_sign_hash_end(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                                  const uint8_t *hash, size_t hash_len, se_ecdsa_nonce nonce,
                                  se_hmac_drbg_ctx *rng, uint8_t *sig);
+/* A public key whose signatures will be verified again (a TLS server's, in cached-certificate
+ * mode). Validates it (SE_ERR_INVALID_POINT); on the engine, its comb table is then made in the
+ * background (the pk cache's entry 1, one key at a time) and later verifications with this key
+ * take a joint comb over G's and its table. Nothing more in software. Not between a begin and
+ * its end (it shares their background slot). */
+se_status se_ecdsa_remember_key(const se_ec_curve *c, const uint8_t *pub, size_t pub_len);
 /* TEST ONLY: signs with the caller's k (CAVP SigGen known answers). Never use a fixed k. */
 se_status se_ecdsa_sign_hash_with_k(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                                     const uint8_t *hash, size_t hash_len, const uint8_t *k,

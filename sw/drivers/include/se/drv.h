@@ -96,6 +96,13 @@ se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, cons
                                const uint8_t *e, uint8_t *r, uint8_t *s);
 se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y,
                                  const uint8_t *e, const uint8_t *r, const uint8_t *s);
+/* A public key whose signatures will be verified again (a server's, cached-certificate mode):
+ * its comb table goes into the engine's cache entry 1 (PRECOMP), in the background like a
+ * _start (it drops an uncollected result; nothing to collect). From then on, verify with this
+ * key runs one joint comb over G's and its table (ECDSA_VERIFY_COMB) instead of a ladder and a
+ * comb. One key at a time; loading another curve forgets it. SE_ERR_INVALID_POINT (when the
+ * table is settled, the key is simply not remembered) for an invalid key. */
+se_status se_drv_pk_remember_key(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y);
 /* RFC 7748 X25519 (little-endian byte strings; the driver clamps k and masks u's top bit). */
 se_status se_drv_pk_x25519(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
 

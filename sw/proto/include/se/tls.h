@@ -90,15 +90,23 @@ typedef enum {
 } se_tls_state;
 
 /* The client's cache of one server certificate (cached-certificate mode, seed 001): after a
- * full chain verification the leaf's SHA-256 fingerprint and key are kept; a later handshake
- * whose leaf has the same fingerprint skips chain verification: the leaf's validity period and
- * the server name are checked again (parsing, no crypto) and the ServerKeyExchange signature is
- * still verified with the cached key; the issuers' signatures and validity are not re-checked.
- * Zero it to start empty. */
+ * full chain verification the leaf's SHA-256 fingerprint, key, validity period and commonName
+ * are kept, with the server name it was checked for. A later handshake whose leaf has the same
+ * fingerprint, asking for the same name (or none), skips chain verification and the leaf's
+ * parsing: the cached validity period is checked against the clock again and the
+ * ServerKeyExchange signature is still verified with the cached key; the issuers' signatures
+ * and validity are not re-checked. On the engine the key's comb table is kept as well
+ * (se_ecdsa_remember_key, after the full handshake), which makes that verification cheaper.
+ * A name longer than SE_TLS_CACHE_NAME - 1 is never cached. Zero it to start empty. */
+#define SE_TLS_CACHE_NAME 48
+#define SE_TLS_MAX_CN 40 /* the peer's commonName kept (NUL included) */
 typedef struct {
     uint8_t valid;
     uint8_t fingerprint[32];
     uint8_t pub[65];
+    char name[SE_TLS_CACHE_NAME]; /* the server name checked ("": none was asked for) */
+    char cn[SE_TLS_MAX_CN];       /* the leaf's commonName, as se_tls_peer_name gives it */
+    int64_t not_before, not_after;
 } se_tls_cert_cache;
 
 /* Transport and hooks, all called synchronously from se_tls_* calls. */

@@ -22,7 +22,6 @@
  * which fits below the decryption area (32 bytes are kept for it). */
 #define SE_TLS_BUF_BYTES \
     (SE_TLS_HS_BYTES > SE_TLS_RX_BYTES + 32 ? SE_TLS_HS_BYTES : SE_TLS_RX_BYTES + 32)
-#define SE_TLS_MAX_CN 40     /* the peer's commonName kept (NUL included) */
 
 /* Keys of one direction: AES key, HMAC key (CBC) and the implicit nonce part (AEAD). */
 typedef struct {
