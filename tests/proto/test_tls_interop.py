@@ -5,6 +5,7 @@ cached-certificate mode and one handshake on the engine model (--backend rtl).
 
 The helpers here (Proc, procs, se_server, openssl commands) are shared with test_tls_negative.py."""
 import os
+import pathlib
 import re
 import socket
 import subprocess
@@ -12,6 +13,7 @@ import threading
 import time
 
 import pytest
+from cryptography import x509
 
 from se_cli import CLI
 from proto.pki import make_pki
@@ -295,6 +297,28 @@ def test_cache_file_across_runs_still_checks_the_name(pki, procs, tmp_path):
     assert second.returncode == 0 and "cached: yes" in second.stdout, second.stderr
     wrong = run("--name", "evil.example")
     assert wrong.returncode == 1 and "cert_name_mismatch" in wrong.stderr, wrong.stdout + wrong.stderr
+    srv.kill()
+
+
+def test_cache_hit_checks_the_cached_validity(pki, procs, tmp_path):
+    """A hit does not parse the leaf again: the clock is checked against the validity period kept in
+    the cache (the file is the struct as in memory, not_before and not_after its last fields).
+    Moving the cached not_after into the past makes the next handshake fail as an expired
+    certificate, although the server's real leaf is valid."""
+    srv, port = se_server(procs, pki, "dtls")
+    cache = tmp_path / "cache.bin"
+    run = lambda: subprocess.run(se_client_args(pki, "dtls", port, "--cache-file", cache),
+                                 capture_output=True, text=True, timeout=30)
+    first = run()
+    assert first.returncode == 0 and "cached: no" in first.stdout, first.stderr
+    data = bytearray(cache.read_bytes())
+    not_after = int.from_bytes(data[-8:], "little", signed=True)
+    cert = x509.load_pem_x509_certificate(pathlib.Path(pki.server_pem).read_bytes())
+    assert not_after == int(cert.not_valid_after_utc.timestamp())  # the leaf's, as cached
+    data[-8:] = (int(time.time()) - 3600).to_bytes(8, "little", signed=True)
+    cache.write_bytes(bytes(data))
+    second = run()
+    assert second.returncode == 1 and "cert_expired" in second.stderr, second.stdout + second.stderr
     srv.kill()
 
 
