@@ -163,6 +163,14 @@ def build():
     def tst(i, x, y): m.emit("TST", 0, r(x), r(y), imm=i, text=f"TST T{i + 1}, {x}, {y}")
     def tsel(x, y, g=0): m.emit("TSEL", r(x), 0, r(y), g, text=f"TSEL{'.g' if g else ''} {x}, {y}")
 
+    def comb_add(g=0):               # acc (QX : QY : E) += the column's point of the table (g: G's)
+        tsel("RX", "RY", g)
+        mov("T6", "ONEP")
+        call("padd")
+        sel("QX", "QX", "X0")        # digit 0: keep acc
+        sel("QY", "QY", "Z0")
+        sel("E", "E", "X1")
+
     # -- FIELD / ORDER: a modulus, its R^2 (2*DW*ndig modular doublings of 1) and R ---------------
     def modulus(f, mslot, rr, one, name):
         m.entry(name)
@@ -269,21 +277,40 @@ def build():
     end()
 
     # -- ECDSA_VERIFY: OK or VERIFY_FAIL for (QX, QY), e = E, r = RX, s = RY -----------------------
-    m.entry("ECDSA_VERIFY")
-    need("CURVE", "ENTRY", "CACHED")  # the cache entry holds G's table (u1 G by the comb)
-    for s in ("RX", "RY"):
-        zf(s)
+    def verify_begin(*flags):        # r, s in [1, n-1]; X, Y = Q (Montgomery), validated
+        need(*flags)
+        for s in ("RX", "RY"):
+            zf(s)
+            jf("verify_fail")
+            ltm(s, 1)
+            jnf("verify_fail")
+        load_q()
+
+    def verify_scalars(u2):          # K = r; D = u1 = e w, u2 = r w (w = s^-1 mod n)
+        mov("K", "RX")
+        mul("T3", "RY", "RRN", 1)    # s R
+        call("inv_n")                # w R = s^-1 R
+        ldi("T6", 0)
+        add("T2", "E", "T6", 1)      # e mod n
+        mul("D", "T2", "T3", 1)      # u1 = e w
+        mul(u2, "RX", "T3", 1)       # u2 = r w
+
+    def verify_end(x, z):            # OK if the x of (x : . : z), affine, mod n is r (in K)
+        zf(z)
         jf("verify_fail")
-        ltm(s, 1)
+        mov("T3", z)
+        call("inv_p")
+        mul("RX", x, "T3")
+        ldi("T6", 1)
+        mul("RX", "RX", "T6")        # x, plain
+        call("xmodn")
+        eq("T0", "K")
         jnf("verify_fail")
-    load_q()
-    mov("K", "RX")                   # keep r
-    mul("T3", "RY", "RRN", 1)        # s R
-    call("inv_n")                    # w R = s^-1 R
-    ldi("T6", 0)
-    add("T2", "E", "T6", 1)          # e mod n
-    mul("D", "T2", "T3", 1)          # u1 = e w
-    mul("E", "RX", "T3", 1)          # u2 = r w
+        end()
+
+    m.entry("ECDSA_VERIFY")
+    verify_begin("CURVE", "ENTRY", "CACHED")  # the cache entry holds G's table (u1 G by the comb)
+    verify_scalars("E")
     scal("E")
     call("ladder")                   # u2 Q
     call("yrecover")
@@ -299,42 +326,20 @@ def build():
     mov("QY", "Y")
     mov("E", "D")
     call("padd")                     # (X0 : Z0 : X1) = (QX : QY : E) + (RX : RY : T6)
-    zf("X1")
-    jf("verify_fail")
-    mov("T3", "X1")
-    call("inv_p")
-    mul("RX", "X0", "T3")
-    ldi("T6", 1)
-    mul("RX", "RX", "T6")            # x, plain
-    call("xmodn")
-    eq("T0", "K")
-    jnf("verify_fail")
-    end()
+    verify_end("X0", "X1")
     m.label("verify_fail")
     err("VERIFY_FAIL")
 
     # -- ECDSA_VERIFY_COMB: ECDSA_VERIFY for the Q whose table is in cache entry CMD.SLOT (PRECOMP),
     #    G's in entry 0: one joint comb, u1 G + u2 Q, a doubling and two additions per column
     m.entry("ECDSA_VERIFY_COMB")
-    need("CURVE", "ENTRY", "CACHED", "GCACHED")
-    for s in ("RX", "RY"):
-        zf(s)
-        jf("verify_fail")
-        ltm(s, 1)
-        jnf("verify_fail")
-    load_q()                         # X, Y = Q (Montgomery): it must be the entry's point
-    tld(0, "T4", "T5")
+    verify_begin("CURVE", "ENTRY", "CACHED", "GCACHED")
+    tld(0, "T4", "T5")               # Q must be the entry's point
     eq("X", "T4")
     jnf("wrong_entry")
     eq("Y", "T5")
     jnf("wrong_entry")
-    mov("K", "RX")                   # keep r
-    mul("T3", "RY", "RRN", 1)        # s R
-    call("inv_n")                    # w R = s^-1 R
-    ldi("T6", 0)
-    add("T2", "E", "T6", 1)          # e mod n
-    mul("D", "T2", "T3", 1)          # u1 = e w
-    mul("X", "RX", "T3", 1)          # u2 = r w (D and X: slots the comb leaves alone)
+    verify_scalars("X")              # D and X: slots the comb leaves alone
     ldi("QX", 0)
     mov("QY", "ONEP")
     ldi("E", 0)                      # acc = O = (0 : 1 : 0)
@@ -343,24 +348,9 @@ def build():
     call("pdbl")
     for u, g in (("D", 1), ("X", 0)):  # + T_u1[column] of G's table, + T_u2[column] of Q's
         scal(u)
-        tsel("RX", "RY", g)
-        mov("T6", "ONEP")
-        call("padd")
-        sel("QX", "QX", "X0")        # digit 0: keep acc
-        sel("QY", "QY", "Z0")
-        sel("E", "E", "X1")
+        comb_add(g)
     djnz("joint_loop")
-    zf("E")                          # u1 G + u2 Q = O
-    jf("verify_fail")
-    mov("T3", "E")
-    call("inv_p")
-    mul("RX", "QX", "T3")
-    ldi("T6", 1)
-    mul("RX", "RX", "T6")            # x, plain
-    call("xmodn")
-    eq("T0", "K")
-    jnf("verify_fail")
-    end()
+    verify_end("QX", "E")            # E = 0: u1 G + u2 Q = O
     m.label("wrong_entry")
     err("BAD_SEQ")
 
@@ -496,12 +486,7 @@ def build():
     cnt(1, 3)
     m.label("comb_loop")
     call("pdbl")
-    tsel("RX", "RY")
-    mov("T6", "ONEP")
-    call("padd")
-    sel("QX", "QX", "X0")            # digit 0: keep acc
-    sel("QY", "QY", "Z0")
-    sel("E", "E", "X1")
+    comb_add()
     djnz("comb_loop")
     call("toaffine")
     ret()
