@@ -80,6 +80,15 @@ static int cert_alert(se_status st)
     }
 }
 
+/* The peer's commonName (cn may be NULL), printable ASCII only. */
+static void set_peer_cn(se_tls *t, const uint8_t *cn, size_t len)
+{
+    size_t k = cn == NULL ? 0 : len < SE_TLS_MAX_CN - 1 ? len : SE_TLS_MAX_CN - 1;
+    for (size_t i = 0; i < k; i++)
+        t->peer_cn[i] = cn[i] >= 0x20 && cn[i] < 0x7f ? (char)cn[i] : '?';
+    t->peer_cn[k] = 0;
+}
+
 /* The peer's Certificate message: chain verification (or the client's cache), leaf key and name. */
 static se_status peer_certificate(se_tls *t, tls_rd *r)
 {
@@ -115,19 +124,20 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
     if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
         if ((st = c->crypto->sha256(certs[0], lens[0], fp)) != SE_OK)
             return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
-        if (c->cache->valid && se_ct_equal(fp, c->cache->fingerprint, 32) &&
-            (c->server_name == NULL || strncmp(c->server_name, c->cache->name, SE_TLS_CACHE_NAME) == 0) &&
-            memchr(c->cache->name, 0, SE_TLS_CACHE_NAME) != NULL) {
+        const se_tls_cert_cache *cc = c->cache;
+        if (cc->valid && se_ct_equal(fp, cc->fingerprint, 32) && memchr(cc->name, 0, SE_TLS_CACHE_NAME) != NULL &&
+            (c->server_name == NULL ||
+             (c->server_name[0] != 0 && strncmp(c->server_name, cc->name, SE_TLS_CACHE_NAME) == 0))) {
             /* The same leaf, checked for the same name: its chain and signatures checked out
              * before. The clock is checked again on the cached validity period. */
-            st = c->now > c->cache->not_after    ? SE_ERR_CERT_EXPIRED
-                 : c->now < c->cache->not_before ? SE_ERR_CERT_NOT_YET_VALID
-                                                 : SE_OK;
+            st = c->now > cc->not_after    ? SE_ERR_CERT_EXPIRED
+                 : c->now < cc->not_before ? SE_ERR_CERT_NOT_YET_VALID
+                                           : SE_OK;
             if (st != SE_OK)
                 return tls_fail(t, st, cert_alert(st));
-            memcpy(t->peer_key, c->cache->pub, 65);
-            memcpy(t->peer_cn, c->cache->cn, SE_TLS_MAX_CN);
-            t->peer_cn[SE_TLS_MAX_CN - 1] = 0;
+            memcpy(t->peer_key, cc->pub, 65);
+            const char *end = memchr(cc->cn, 0, SE_TLS_MAX_CN);
+            set_peer_cn(t, (const uint8_t *)cc->cn, end != NULL ? (size_t)(end - cc->cn) : SE_TLS_MAX_CN);
             t->used_cache = 1;
         }
     }
@@ -137,13 +147,9 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
                                   c->role == SE_TLS_CLIENT ? c->server_name : NULL, t->peer_key);
         if (st != SE_OK)
             return tls_fail(t, st, cert_alert(st));
-        /* The leaf's commonName, printable ASCII only. */
         if ((st = se_x509_parse(&leaf, certs[0], lens[0])) != SE_OK)
             return tls_fail(t, st, cert_alert(st));
-        size_t k = leaf.cn == NULL ? 0 : leaf.cn_len < SE_TLS_MAX_CN - 1 ? leaf.cn_len : SE_TLS_MAX_CN - 1;
-        for (size_t i = 0; i < k; i++)
-            t->peer_cn[i] = leaf.cn[i] >= 0x20 && leaf.cn[i] < 0x7f ? (char)leaf.cn[i] : '?';
-        t->peer_cn[k] = 0;
+        set_peer_cn(t, leaf.cn, leaf.cn_len);
         if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
             size_t name_len = c->server_name != NULL ? strlen(c->server_name) : 0;
             se_tls_cert_cache *cc = c->cache;

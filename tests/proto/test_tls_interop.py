@@ -297,6 +297,8 @@ def test_cache_file_across_runs_still_checks_the_name(pki, procs, tmp_path):
     assert second.returncode == 0 and "cached: yes" in second.stdout, second.stderr
     wrong = run("--name", "evil.example")
     assert wrong.returncode == 1 and "cert_name_mismatch" in wrong.stderr, wrong.stdout + wrong.stderr
+    empty = run("--name", "")  # an empty name matches no certificate, cached or not
+    assert empty.returncode == 1 and "cert_name_mismatch" in empty.stderr, empty.stdout + empty.stderr
     srv.kill()
 
 

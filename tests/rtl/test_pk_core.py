@@ -218,7 +218,8 @@ async def scalar_multiplication_all_curves(dut):
 @cocotb.test()
 async def precompute_cache(dut):
     """Six cache entries hold six tables at once (G and five public keys); an entry never
-    computed, an entry number >= 6, or a table from an earlier curve gives BAD_SEQ."""
+    computed, an entry number >= 6, a table from an earlier curve, or ECDSA_VERIFY_COMB before G's
+    table (entry 0) gives BAD_SEQ."""
     tb = TB(dut)
     await tb.reset()
     rng = random.Random(17)
@@ -228,6 +229,14 @@ async def precompute_cache(dut):
     st, _ = await tb.cmd("RUN", prog=PROG["ECSM_COMB"], slot=1)
     assert st == ST["BAD_SEQ"]
     bases = [G] + [ref_mul(c, rng.randrange(1, n), G) for _ in range(5)]
+    await tb.write("QX", bases[1][0])          # a key's table, but not G's: no joint comb (GCACHED)
+    await tb.write("QY", bases[1][1])
+    st, _ = await tb.cmd("RUN", prog=PROG["PRECOMP"], slot=1)
+    assert st == ST["OK"]
+    for s_, v in (("E", 1), ("RX", 1), ("RY", 1)):
+        await tb.write(s_, v)
+    st, _ = await tb.cmd("RUN", prog=PROG["ECDSA_VERIFY_COMB"], slot=1)
+    assert st == ST["BAD_SEQ"]
     for e, P in enumerate(bases):
         await tb.write("QX", P[0])
         await tb.write("QY", P[1])

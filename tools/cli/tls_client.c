@@ -28,8 +28,9 @@ static void usage(FILE *f)
                "%s", tls_host_opts_help);
 }
 
-/* --cache-file: the se_tls_cert_cache as it is in memory (valid, fingerprint, key); a missing
- * file is an empty cache, a file of another size an error. */
+/* --cache-file: the se_tls_cert_cache as it is in memory (valid, fingerprint, key, the name it
+ * was checked for, commonName, validity period); a missing file is an empty cache, a file of
+ * another size (an older layout among them) an error. */
 static int load_cache(const char *path, se_tls_cert_cache *cache)
 {
     FILE *f = fopen(path, "rb");

@@ -100,7 +100,7 @@ se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, co
  * its comb table goes into the engine's cache entry 1 (PRECOMP), in the background like a
  * _start (it drops an uncollected result; nothing to collect). From then on, verify with this
  * key runs one joint comb over G's and its table (ECDSA_VERIFY_COMB) instead of a ladder and a
- * comb. One key at a time; loading another curve forgets it. SE_ERR_INVALID_POINT (when the
+ * comb. One key at a time; loading another curve, X25519 and se_drv_pk_mod forget it. SE_ERR_INVALID_POINT (when the
  * table is settled, the key is simply not remembered) for an invalid key. */
 se_status se_drv_pk_remember_key(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y);
 /* RFC 7748 X25519 (little-endian byte strings; the driver clamps k and masks u's top bit). */

@@ -92,13 +92,13 @@ typedef enum {
 /* The client's cache of one server certificate (cached-certificate mode, seed 001): after a
  * full chain verification the leaf's SHA-256 fingerprint, key, validity period and commonName
  * are kept, with the server name it was checked for. A later handshake whose leaf has the same
- * fingerprint, asking for the same name (or none), skips chain verification and the leaf's
+ * fingerprint, asking for the same non-empty name (or none), skips chain verification and the leaf's
  * parsing: the cached validity period is checked against the clock again and the
  * ServerKeyExchange signature is still verified with the cached key; the issuers' signatures
  * and validity are not re-checked. On the engine the key's comb table is kept as well
  * (se_ecdsa_remember_key, after the full handshake), which makes that verification cheaper.
  * A name longer than SE_TLS_CACHE_NAME - 1 is never cached. Zero it to start empty. */
-#define SE_TLS_CACHE_NAME 48
+#define SE_TLS_CACHE_NAME 64
 #define SE_TLS_MAX_CN 40 /* the peer's commonName kept (NUL included) */
 typedef struct {
     uint8_t valid;
