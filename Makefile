@@ -24,16 +24,18 @@ HOST_CC     := cc
 HOST_CFLAGS := $(CFLAGS_COMMON) -O2 -g -D_DEFAULT_SOURCE
 HOST_OBJ    := $(patsubst sw/crypto/%.c,$(BUILD)/host/crypto/%.o,$(CRYPTO_SRC))
 
-# Cross builds for the node: rv32i and rv32im, ilp32, picolibc, size-optimised.
+# Cross builds for the node: rv32i, rv32im and rv32imc (the C extension), ilp32, picolibc,
+# size-optimised.
 RV_CC     := riscv64-unknown-elf-gcc
 RV_AR     := riscv64-unknown-elf-ar
 RV_CFLAGS := $(CFLAGS_COMMON) -Os -specs=picolibc.specs -ffunction-sections -fdata-sections
-RV_ARCHES := rv32i rv32im
-# The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, client
-# role only (the node is never a server). The cross-built sw/proto and every firmware app see the
-# same flags (they fix se_tls's layout).
+RV_ARCHES := rv32i rv32im rv32imc
+# The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, a DTLS
+# client with the AEAD suites only (the node is never a server, never on TCP, and its engine does
+# CCM and GCM whole). The cross-built sw/proto and every firmware app see the same flags (they fix
+# se_tls's layout).
 NODE_TLS_FLAGS := -DSE_TLS_MAX_RECORD=1024 -DSE_TLS_MAX_HANDSHAKE=2048 -DSE_TLS_MAX_FLIGHT=1536 \
-                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER
+                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC
 
 .PHONY: help setup regs engine lib cli cross ct node test demo bench synth lint clean
 
@@ -240,8 +242,9 @@ lint: $(BUILD)/host/libsecrypto.a cross cli regs
 	        $(RTL_ENGINE) $(SOC_RTL) || exit 1; \
 	    echo "   $$f: clean"; \
 	done
-	@for m in 0 1; do for e in 0 1; do $(VERILATOR) --lint-only -Wall --top-module soc_top -GRV32M=$$m -GENGINE=$$e \
-	    rtl/soc/picorv32.vlt $(PICORV32_V) $(RTL_ENGINE) $(SOC_RTL) || exit 1; done; done
+	@for m in 0 1; do for e in 0 1; do for c in 0 1; do \
+	    $(VERILATOR) --lint-only -Wall --top-module soc_top -GRV32M=$$m -GENGINE=$$e -GRVC=$$c \
+	    rtl/soc/picorv32.vlt $(PICORV32_V) $(RTL_ENGINE) $(SOC_RTL) || exit 1; done; done; done
 	yosys -q -p "read_verilog -sv $(PICORV32_V); $(foreach f,$(RTL_ENGINE) $(SOC_RTL),read_verilog -sv $(f);) hierarchy -check -top soc_top"
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 	$(PY) rtl/pk/ucode.py --md docs/regs --check-md

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make demo: a short walkthrough of the crypto API (library and the engine's RTL), then the main job:
-# a simulated sensor node (PicoRV32 RV32IM + the engine, sw/apps/sensor) sends readings over DTLS 1.2
+# a simulated sensor node (PicoRV32 RV32IMC + the engine, sw/apps/sensor) sends readings over DTLS 1.2
 # to the SQLite collector, with the cycles per handshake phase, the firmware's size and the rows
 # stored. Builds are done by `make demo` first.
 set -euo pipefail
@@ -40,7 +40,7 @@ step "Test PKI: se certs --out $OUT --server-name localhost --clients node-1"
 mkdir -p "$OUT"
 "$SE" certs --out "$OUT" --server-name localhost --clients node-1 | sed 's/^/    /'
 
-step "The sensor node (sw+hw-rv32im) sends $READINGS readings over DTLS (CCM_8, P-256, mutual auth) to se collector"
+step "The sensor node (sw+hw-rv32imc) sends $READINGS readings over DTLS (CCM_8, P-256, mutual auth) to se collector"
 "$PY" tools/demo_node.py --pki "$OUT" --readings "$READINGS"
 
 echo

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""make demo's main part: the simulated sensor node (sw/apps/sensor on sim/node, sw+hw-rv32im)
-sends readings over DTLS 1.2 to `se collector` on loopback; then the cycles per handshake phase,
-the firmware's size and stack, and the rows the collector stored.
+"""make demo's main part: the simulated sensor node (sw/apps/sensor on sim/node, sw+hw-rv32imc: the
+engine, compressed instructions) sends readings over DTLS 1.2 to `se collector` on loopback; then
+the cycles per handshake phase, the firmware's size and stack, and the rows the collector stored.
 
-    demo_node.py --pki build/demo --readings 5 [--config sw+hw-rv32im]
+    demo_node.py --pki build/demo --readings 5 [--config sw+hw-rv32imc]
 """
 import argparse
 import pathlib
@@ -15,7 +15,7 @@ from bench import size_of  # noqa: E402
 
 ROOT = provision.ROOT
 ORDER = ("provision", "setup", "hello", "cert_verify", "key_exchange", "finished", "done", "app_data", "close")
-NOTES = {"provision": "blob read from the UART", "setup": "DRBG seed, P-256 tables (software), engine: curve, G's comb table",
+NOTES = {"provision": "blob read from the UART", "setup": "DRBG seed, P-256: the engine's curve and G's comb table",
          "hello": "ClientHello, cookie, ServerHello..ServerHelloDone in",
          "cert_verify": "server chain to the anchor (or the cache)",
          "key_exchange": "SKE signature, ECDHE keygen + ECDH, keys, our CertificateVerify",
@@ -48,7 +48,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pki", default=str(ROOT / "build" / "demo"))
     ap.add_argument("--readings", type=int, default=5)
-    ap.add_argument("--config", default="sw+hw-rv32im")
+    ap.add_argument("--config", default="sw+hw-rv32imc")
     ap.add_argument("--timeout", type=float, default=300)
     a = ap.parse_args()
     pki = pathlib.Path(a.pki).resolve()

@@ -2,8 +2,10 @@
 // One Wishbone cycle per picorv32 request: cyc/stb follow mem_valid, and mem_ready is the ack (or
 // err) itself, so an access takes the slave's latency and nothing more (2 clocks with the
 // registered-ack slaves of the node). picorv32 holds mem_valid until mem_ready and drops it in
-// the next cycle; done_q drops stb after the response even if mem_valid stayed high, so no
-// access is ever repeated (B4 classic: a master that keeps stb after the ack starts another).
+// the next cycle, with one exception: with the C extension, a 32-bit instruction that straddles
+// two words is fetched by two back-to-back reads, mem_valid staying high while mem_addr moves on
+// to the next word. That is a new access, as B4 classic reads a stb held after an ack, and the
+// slaves (which drop their request for the response cycle) take it as one.
 // picorv32 has no bus-error input: an err is acknowledged to the core with read data 0 and
 // reported on bus_err_o for the simulator, which stops there.
 `default_nettype none
@@ -40,10 +42,9 @@ module soc_cpu_bridge (
   // waitirq: custom-0 opcode, funct7 0000100 (picorv32's own decode of it)
   localparam logic [6:0] OpWaitirq = 7'b0001011, F7Waitirq = 7'b0000100;
 
-  logic done_q;   // this request has had its response; wait for mem_valid to fall
   logic resp;     // the response cycle: ack or err
 
-  assign wb_cyc_o = mem_valid_i && !done_q;
+  assign wb_cyc_o = mem_valid_i;
   assign wb_stb_o = wb_cyc_o;
   assign wb_we_o  = |mem_wstrb_i;
   assign wb_adr_o = mem_addr_i;
@@ -58,7 +59,8 @@ module soc_cpu_bridge (
   // makes its data access after fetching the next word, and a taken branch discards the word
   // fetched after it. So a fetched waitirq (waitirq_q) means sleep only once the bus has stayed
   // quiet for QuietCycles (the core makes no request while it waits), and any later instruction
-  // fetch ends it (the waitirq finished, or was never executed).
+  // fetch ends it (the waitirq finished, or was never executed). The instruction is recognised in
+  // a whole fetched word: firmware built with the C extension keeps it word-aligned (node_sleep).
   localparam int QuietCycles = 3;
   logic fetched_waitirq, waitirq_q;
   logic [1:0] quiet_q;   // cycles without a request, saturating at QuietCycles
@@ -67,7 +69,6 @@ module soc_cpu_bridge (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      done_q         <= 1'b0;
       pc_o           <= 32'h0;
       waitirq_q      <= 1'b0;
       quiet_q        <= 2'd0;
@@ -76,7 +77,6 @@ module soc_cpu_bridge (
       bus_err_addr_o <= 32'h0;
       bus_err_we_o   <= 1'b0;
     end else begin
-      done_q <= mem_valid_i && (done_q || resp);
       if (mem_valid_i && mem_instr_i) pc_o <= mem_addr_i;
       if (fetched_waitirq) waitirq_q <= 1'b1;
       else if (mem_valid_i && mem_instr_i) waitirq_q <= 1'b0;

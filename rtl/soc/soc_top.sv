@@ -1,4 +1,4 @@
-// The node: PicoRV32 (RV32I or RV32IM) + ROM, RAM, sysctl, UART, intc, TRNG model, NIC and the security
+// The node: PicoRV32 (RV32I, RV32IM or RV32IMC) + ROM, RAM, sysctl, UART, intc, TRNG model, NIC and the security
 // engine on one Wishbone B4 classic bus (map: rtl/soc/memmap.toml, docs/memory_map.md).
 // The ports are the simulator's view (sim/node): byte streams for the UART and the NIC, the
 // SIMULATION-ONLY marker/exit strobes, and what it reports (trap, sleep, pc, bus errors, busy IPs).
@@ -6,6 +6,7 @@
 
 module soc_top #(
   parameter bit RV32M = 1'b1,                    // 1: MUL/DIV in hardware (RV32IM), 0: RV32I
+  parameter bit RVC = 1'b0,                      // 1: the C extension (compressed instructions) too
   // 0: the node without the engine (the sw baseline's SoC): its address range answers every access
   // with a bus error, its interrupt and busy lines stay low. The sw firmware never touches it, so
   // its cycles are the same on either SoC; without the engine the simulator runs ~10x faster.
@@ -63,7 +64,7 @@ module soc_top #(
   // Interrupts are never taken (picorv32 starts with all masked; firmware keeps them so): irq only
   // ends `waitirq`. LATCHED_IRQ = 0 makes the pending bits follow the live levels.
   picorv32 #(
-    .ENABLE_COUNTERS(1'b1), .ENABLE_COUNTERS64(1'b1), .BARREL_SHIFTER(1'b1), .COMPRESSED_ISA(1'b0),
+    .ENABLE_COUNTERS(1'b1), .ENABLE_COUNTERS64(1'b1), .BARREL_SHIFTER(1'b1), .COMPRESSED_ISA(RVC),
     .CATCH_MISALIGN(1'b1), .CATCH_ILLINSN(1'b1),
     .ENABLE_MUL(1'b0), .ENABLE_FAST_MUL(RV32M), .ENABLE_DIV(RV32M),
     .ENABLE_IRQ(1'b1), .ENABLE_IRQ_QREGS(1'b0), .ENABLE_IRQ_TIMER(1'b0),

@@ -1,5 +1,6 @@
 # The node simulator (sim/node): Verilated rtl/soc/soc_top.sv plus the C++ harness, one binary per
-# core configuration: build/sim/rv32i/node (RV32M=0) and build/sim/rv32im/node (RV32M=1).
+# core configuration: build/sim/rv32i/node (RV32M=0), build/sim/rv32im/node (RV32M=1) and
+# build/sim/rv32imc/node (RV32M=1, RVC=1: the C extension).
 # Included by the top Makefile after its own variables (PY, BUILD, GEN, VERILATOR, VERILATOR_ROOT,
 # RTL_ENGINE, SETUP_DONE).
 
@@ -30,27 +31,28 @@ NODE_VFLAGS := --cc --exe --build -j 2 --top-module soc_top -O3 --x-assign fast 
 NODE_MAKEFLAGS := CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 NODE_CFLAGS := -std=c++17 -O2
 
-# $(1) = simulator name, $(2) = RV32M parameter value, $(3) = ENGINE parameter value. Verilator's own make does not see flag changes,
-# so a changed node.mk starts from an empty object directory.
+# $(1) = simulator name, $(2) = RV32M, $(3) = ENGINE, $(4) = RVC parameter values. Verilator's own make
+# does not see flag changes, so a changed node.mk starts from an empty object directory.
 define NODE_RULES
 $(BUILD)/sim/$(1)/node: $(NODE_VLT) $(NODE_RTL) rtl/engine/sources.f $(wildcard rtl/soc/sources.f) \
         $(NODE_SRC) $(NODE_HDR) sim/node/node.mk $(GEN)/regs.stamp | $(SETUP_DONE)
-	@echo "== node-sim: Verilating soc_top for $(1) (RV32M=$(2) ENGINE=$(3))"
+	@echo "== node-sim: Verilating soc_top for $(1) (RV32M=$(2) ENGINE=$(3) RVC=$(4))"
 	@mkdir -p $(BUILD)/sim/$(1)
 	$$(if $$(filter sim/node/node.mk,$$?),rm -rf $(BUILD)/sim/$(1)/obj)
-	MAKEFLAGS="$(NODE_MAKEFLAGS)" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) $(NODE_VFLAGS) -GRV32M=$(2) -GENGINE=$(3) \
-	    -CFLAGS "$(NODE_CFLAGS) -DNODE_RV32M=$(2) -DNODE_ENGINE=$(3)" -Mdir $(BUILD)/sim/$(1)/obj -o ../node \
+	MAKEFLAGS="$(NODE_MAKEFLAGS)" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) $(NODE_VFLAGS) -GRV32M=$(2) -GENGINE=$(3) -GRVC=$(4) \
+	    -CFLAGS "$(NODE_CFLAGS) -DNODE_RV32M=$(2) -DNODE_ENGINE=$(3) -DNODE_RVC=$(4)" -Mdir $(BUILD)/sim/$(1)/obj -o ../node \
 	    $(NODE_VLT) $(NODE_RTL) $(abspath $(NODE_SRC)) > $(BUILD)/sim/$(1)/build.log 2>&1 \
 	    || (cat $(BUILD)/sim/$(1)/build.log; exit 1)
 	@touch $$@
 endef
-$(eval $(call NODE_RULES,rv32i,0,1))
-$(eval $(call NODE_RULES,rv32im,1,1))
+$(eval $(call NODE_RULES,rv32i,0,1,0))
+$(eval $(call NODE_RULES,rv32im,1,1,0))
+$(eval $(call NODE_RULES,rv32imc,1,1,1))
 # The node without the engine, for the sw configs' long runs (make bench): same CPU cycles, the
 # simulator ~10x faster. build/sim/<arch>-noengine/node.
-$(eval $(call NODE_RULES,rv32i-noengine,0,0))
-$(eval $(call NODE_RULES,rv32im-noengine,1,0))
+$(eval $(call NODE_RULES,rv32i-noengine,0,0,0))
+$(eval $(call NODE_RULES,rv32im-noengine,1,0,0))
 
 .PHONY: node-sim node-sim-noengine
-node-sim: $(BUILD)/sim/rv32i/node $(BUILD)/sim/rv32im/node
+node-sim: $(BUILD)/sim/rv32i/node $(BUILD)/sim/rv32im/node $(BUILD)/sim/rv32imc/node
 node-sim-noengine: $(BUILD)/sim/rv32i-noengine/node $(BUILD)/sim/rv32im-noengine/node

@@ -34,6 +34,9 @@
 #ifndef NODE_RV32M
 #error "build with -DNODE_RV32M=0 or 1 (the core configuration soc_top was Verilated with)"
 #endif
+#ifndef NODE_RVC
+#error "build with -DNODE_RVC=0 or 1 (whether soc_top was Verilated with the C extension)"
+#endif
 #ifndef NODE_ENGINE
 #error "build with -DNODE_ENGINE=0 or 1 (whether soc_top was Verilated with the engine)"
 #endif
@@ -495,7 +498,7 @@ int main(int argc, char** argv)
 {
     Options o;
     node::Report rep;
-    rep.core = NODE_RV32M ? "rv32im" : "rv32i";
+    rep.core = std::string(NODE_RV32M ? "rv32im" : "rv32i") + (NODE_RVC ? "c" : "");
     rep.engine = NODE_ENGINE != 0;
 
     std::string usage_err;

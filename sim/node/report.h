@@ -27,7 +27,7 @@ struct Phase {
 
 struct Report {
     std::string elf;
-    std::string core;           // "rv32i" or "rv32im"
+    std::string core;           // "rv32i", "rv32im" or "rv32imc"
     bool engine = true;         // false: the SoC without the engine (soc_top ENGINE=0)
     std::string reason;         // exit, trap, bus_error, max_cycles, uart_eof, interrupted, bad_elf, ...
     bool has_exit_code = false;

@@ -418,7 +418,8 @@ static se_status binary_mul2_x(const se_ec_curve *c, const se_bn *u1, const se_b
     return SE_OK;
 }
 
-const se_ec_ops ec_binary_ops = {binary_validate, binary_mul, binary_mul2_x, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+const se_ec_ops ec_binary_ops = {binary_validate, binary_mul, binary_mul2_x, ec_sign_generic, ec_verify_generic,
+                                  NULL, NULL, NULL, NULL, NULL};
 
 /* ---- the two curves (SEC 2 / FIPS 186-4), big-endian ------------------------------------------ */
 

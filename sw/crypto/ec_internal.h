@@ -19,6 +19,13 @@ void ec_encode_point(const se_ec_curve *c, uint8_t *out, const se_bn *x_m, const
 se_status ec_decode_scalar(const se_ec_curve *c, se_bn *d, const uint8_t *priv, size_t len);
 void ec_generator(const se_ec_curve *c, ec_point *g);
 
+/* ECDSA's arithmetic over a curve's mul and mul2_x (ecdsa.c): the library's se_ec_ops.sign and
+ * verify for both kinds of curve. */
+se_status ec_sign_generic(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                          uint8_t *sig);
+se_status ec_verify_generic(const se_ec_curve *c, const uint8_t *pub, size_t pub_len, const se_bn *e,
+                            const se_bn *r, const se_bn *s);
+
 /* The operations of each kind of curve (ecp.c, ec2m.c). */
 extern const se_ec_ops ec_prime_ops;
 extern const se_ec_ops ec_binary_ops;

@@ -71,17 +71,15 @@ static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, 
     se_ct_wipe(t, sizeof t);
 }
 
-/* r = x(kG) mod n, s = k^-1 (e + r d) mod n, all constant time in k and d.
- * Returns SE_ERR_BAD_SIGNATURE in the (negligible) case r = 0 or s = 0. */
-se_status se_ecdsa_sign_values(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
-                               uint8_t *sig)
+/* The library's se_ec_ops.sign: r = x(kG) mod n, s = k^-1 (e + r d) mod n, all constant time in
+ * k and d. Returns SE_ERR_BAD_SIGNATURE in the (negligible) case r = 0 or s = 0. */
+se_status ec_sign_generic(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                          uint8_t *sig)
 {
     const se_mod *n = &c->n;
     uint8_t point[1 + 2 * SE_BN_MAX_BYTES];
     se_bn x, r, s, km, kinv, t, u, exp, two;
 
-    if (c->ops->sign != NULL)
-        return c->ops->sign(c, d, e, k, sig);
     se_status st = c->ops->mul(c, k, NULL, 0, point); /* k in [1, n-1]: never infinity */
     if (st != SE_OK)
         return st;
@@ -113,6 +111,12 @@ se_status se_ecdsa_sign_values(const se_ec_curve *c, const se_bn *d, const se_bn
     if (se_bn_is_zero(&r) || se_bn_is_zero(&s))
         return SE_ERR_BAD_SIGNATURE;
     return SE_OK;
+}
+
+se_status se_ecdsa_sign_values(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                               uint8_t *sig)
+{
+    return c->ops->sign(c, d, e, k, sig);
 }
 
 static void hash_to_e(const se_ec_curve *c, se_bn *e, const uint8_t *hash, size_t hash_len)
@@ -230,11 +234,16 @@ se_status se_ecdsa_remember_key(const se_ec_curve *c, const uint8_t *pub, size_t
 se_status se_ecdsa_verify_values(const se_ec_curve *c, const uint8_t *pub, size_t pub_len,
                                  const se_bn *e, const se_bn *r, const se_bn *s)
 {
+    return c->ops->verify(c, pub, pub_len, e, r, s);
+}
+
+/* The library's se_ec_ops.verify, over the curve's mul2_x. */
+se_status ec_verify_generic(const se_ec_curve *c, const uint8_t *pub, size_t pub_len, const se_bn *e,
+                            const se_bn *r, const se_bn *s)
+{
     const se_mod *n = &c->n;
     se_bn w, u1, u2, x, exp, two;
 
-    if (c->ops->verify != NULL)
-        return c->ops->verify(c, pub, pub_len, e, r, s);
     /* w = s^-1; u1 = e w; u2 = r w (values public: a simple Fermat inverse) */
     memset(&two, 0, sizeof two);
     two.v[0] = 2;

@@ -349,4 +349,5 @@ static se_status prime_mul2_x(const se_ec_curve *c, const se_bn *u1, const se_bn
     return SE_OK;
 }
 
-const se_ec_ops ec_prime_ops = {prime_validate, prime_mul, prime_mul2_x, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+const se_ec_ops ec_prime_ops = {prime_validate, prime_mul, prime_mul2_x, ec_sign_generic, ec_verify_generic,
+                                 NULL, NULL, NULL, NULL, NULL};

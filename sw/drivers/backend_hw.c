@@ -18,3 +18,17 @@ const se_backend se_backend_hw = {
     "hw", hw_probe, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, se_drv_aes_cbc_mac,
     se_drv_aead_encrypt, se_drv_aead_decrypt, se_ec_use_engine, se_drv_pk_x25519, se_drv_pk_mod,
 };
+
+/* The IPs the DTLS/TLS stack uses. */
+static se_status hw_probe_tls(void)
+{
+    se_status st = se_drv_aes_probe();
+    if (st == SE_OK)
+        st = se_drv_sha_probe();
+    return st == SE_OK ? se_drv_pk_probe() : st;
+}
+
+const se_backend se_backend_hw_tls = {
+    "hw", hw_probe_tls, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, NULL,
+    se_drv_aead_encrypt, se_drv_aead_decrypt, NULL, NULL, NULL,
+};

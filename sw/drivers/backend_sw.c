@@ -141,3 +141,8 @@ const se_backend se_backend_sw = {
     "sw", NULL, sw_sha256, sw_hmac_sha256, sw_aes_crypt, sw_cbc_mac, sw_aead_encrypt, sw_aead_decrypt,
     sw_ec_curve, se_x25519, sw_mod,
 };
+
+const se_backend se_backend_sw_tls = {
+    "sw", NULL, sw_sha256, sw_hmac_sha256, sw_aes_crypt, NULL, sw_aead_encrypt, sw_aead_decrypt,
+    NULL, NULL, NULL,
+};

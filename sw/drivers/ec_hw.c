@@ -8,50 +8,54 @@
 
 #define FB SE_BN_MAX_BYTES
 
-/* A prime curve's parameters as big-endian strings (a, b, G leave the Montgomery domain). */
-typedef struct {
-    uint8_t p[FB], a[FB], b[FB], gx[FB], gy[FB], n[FB];
-    se_drv_ec_params d;
-} params;
-
-/* The last curve's conversion is kept, keyed by the curve's own values (a curve object may be
- * reused for another curve at the same address): firmware doing many operations on one curve
- * converts it once (each conversion is four Montgomery products in software). */
+/* A run-time curve's parameters as big-endian strings (a, b, G leave the Montgomery domain). The
+ * last conversion is kept, keyed by the curve's own values (a curve object may be reused for
+ * another curve at the same address): many operations on one curve convert it once (each
+ * conversion is four Montgomery products in software). */
 static struct {
     se_bn p, n, a, b, gx, gy;
-    params q;
+    uint8_t v[6][FB];
     int valid;
-} last;
+} runtime;
 
-static const se_drv_ec_params *get_params(const se_ec_curve *c)
+static void convert(se_drv_ec_params *d, const se_ec_curve *c)
 {
     const size_t pl = c->field_bytes, nl = c->n.bytes;
-    params *q = &last.q;
     se_bn t;
-    if (last.valid && memcmp(&last.p, &c->p.m, sizeof t) == 0 && memcmp(&last.n, &c->n.m, sizeof t) == 0 &&
-        memcmp(&last.a, &c->a, sizeof t) == 0 && memcmp(&last.b, &c->b, sizeof t) == 0 &&
-        memcmp(&last.gx, &c->gx, sizeof t) == 0 && memcmp(&last.gy, &c->gy, sizeof t) == 0 &&
-        q->d.p_len == pl && q->d.n_len == nl)
-        return &q->d;
-    se_bn_to_bytes(q->p, pl, &c->p.m);
-    se_bn_to_bytes(q->n, nl, &c->n.m);
-    se_mod_from_mont(&c->p, &t, &c->a);
-    se_bn_to_bytes(q->a, pl, &t);
-    se_mod_from_mont(&c->p, &t, &c->b);
-    se_bn_to_bytes(q->b, pl, &t);
-    se_mod_from_mont(&c->p, &t, &c->gx);
-    se_bn_to_bytes(q->gx, pl, &t);
-    se_mod_from_mont(&c->p, &t, &c->gy);
-    se_bn_to_bytes(q->gy, pl, &t);
-    q->d = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, pl, nl};
-    last.p = c->p.m;
-    last.n = c->n.m;
-    last.a = c->a;
-    last.b = c->b;
-    last.gx = c->gx;
-    last.gy = c->gy;
-    last.valid = 1;
-    return &q->d;
+    if (!runtime.valid || memcmp(&runtime.p, &c->p.m, sizeof t) != 0 || memcmp(&runtime.n, &c->n.m, sizeof t) != 0 ||
+        memcmp(&runtime.a, &c->a, sizeof t) != 0 || memcmp(&runtime.b, &c->b, sizeof t) != 0 ||
+        memcmp(&runtime.gx, &c->gx, sizeof t) != 0 || memcmp(&runtime.gy, &c->gy, sizeof t) != 0) {
+        const se_bn *mont[4] = {&c->a, &c->b, &c->gx, &c->gy};
+        se_bn_to_bytes(runtime.v[0], pl, &c->p.m);
+        se_bn_to_bytes(runtime.v[5], nl, &c->n.m);
+        for (unsigned i = 0; i < 4; i++) {
+            se_mod_from_mont(&c->p, &t, mont[i]);
+            se_bn_to_bytes(runtime.v[1 + i], pl, &t);
+        }
+        runtime.p = c->p.m;
+        runtime.n = c->n.m;
+        runtime.a = c->a;
+        runtime.b = c->b;
+        runtime.gx = c->gx;
+        runtime.gy = c->gy;
+        runtime.valid = 1;
+    }
+    *d = (se_drv_ec_params){runtime.v[0], runtime.v[1], runtime.v[2], runtime.v[3], runtime.v[4], runtime.v[5], pl, nl};
+}
+
+/* Run-time curves reach the conversion through this pointer, which se_ec_use_engine sets: firmware
+ * that makes its curves with se_ec_curve_engine (built-in parameters, as they are) links none of it. */
+static void (*convert_runtime)(se_drv_ec_params *d, const se_ec_curve *c);
+
+/* The driver's view of c: a built-in curve's parameters as they are, a run-time curve's converted. */
+static const se_drv_ec_params *get_params(const se_ec_curve *c, se_drv_ec_params *d)
+{
+    const se_ec_params *q = c->params;
+    if (q != NULL)
+        *d = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, q->p_len, q->n_len};
+    else
+        convert_runtime(d, c);
+    return d;
 }
 
 static se_status pk_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
@@ -59,7 +63,8 @@ static se_status pk_validate(const se_ec_curve *c, const uint8_t *pub, size_t le
     const uint8_t *xy = se_ec_point_xy(c, pub, len);
     if (xy == NULL)
         return SE_ERR_INVALID_POINT;
-    const se_drv_ec_params *cp = get_params(c);
+    se_drv_ec_params dp;
+    const se_drv_ec_params *cp = get_params(c, &dp);
     se_status st = se_drv_pk_validate(cp, xy, xy + c->field_bytes);
     if (st == SE_OK && c->h != 1) { /* cofactor: the point must be in the order-n subgroup */
         uint8_t x[FB], y[FB];
@@ -79,7 +84,8 @@ static se_status pk_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub
     const uint8_t *xy = NULL, *y;
     if (pub != NULL && (xy = se_ec_point_xy(c, pub, len)) == NULL)
         return SE_ERR_INVALID_POINT;
-    const se_drv_ec_params *cp = get_params(c);
+    se_drv_ec_params dp;
+    const se_drv_ec_params *cp = get_params(c, &dp);
     y = xy ? xy + fb : NULL;
     se_bn_to_bytes(kb, c->n.bytes, k);
     se_status st;
@@ -112,7 +118,8 @@ static se_status pk_sign(const se_ec_curve *c, const se_bn *d, const se_bn *e, c
 {
     uint8_t db[FB], kb[FB], eb[FB];
     const size_t nl = c->n.bytes;
-    const se_drv_ec_params *cp = get_params(c);
+    se_drv_ec_params dp;
+    const se_drv_ec_params *cp = get_params(c, &dp);
     se_bn_to_bytes(db, nl, d);
     se_bn_to_bytes(kb, nl, k);
     se_bn_to_bytes(eb, nl, e);
@@ -141,7 +148,8 @@ static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len,
     const uint8_t *xy = se_ec_point_xy(c, pub, len);
     if (xy == NULL)
         return SE_ERR_INVALID_POINT;
-    const se_drv_ec_params *cp = get_params(c);
+    se_drv_ec_params dp;
+    const se_drv_ec_params *cp = get_params(c, &dp);
     se_bn_to_bytes(eb, nl, e);
     se_bn_to_bytes(rb, nl, r);
     se_bn_to_bytes(sb, nl, s);
@@ -154,7 +162,8 @@ static se_status pk_remember(const se_ec_curve *c, const uint8_t *pub, size_t le
     const uint8_t *xy = se_ec_point_xy(c, pub, len);
     if (xy == NULL)
         return SE_ERR_INVALID_POINT;
-    return se_drv_pk_remember_key(get_params(c), xy, xy + c->field_bytes);
+    se_drv_ec_params dp;
+    return se_drv_pk_remember_key(get_params(c, &dp), xy, xy + c->field_bytes);
 }
 
 /* mul2_x is not needed: verify runs whole on the engine. */
@@ -205,19 +214,39 @@ static se_status b_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub,
     return b_mul_xy(c, k, xy, out);
 }
 
-/* Verification's u1 G + u2 Q stays in the library (taken from the curve's own ops): the gf2m IP
- * does scalar multiplication only. */
+/* ECDSA's arithmetic and verification's u1 G + u2 Q stay in the library (taken from the curve's
+ * own ops): the gf2m IP does scalar multiplication only. */
 static se_ec_ops b_ops = {b_validate, b_mul, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 se_status se_ec_use_engine(se_ec_curve *c)
 {
     if (c->name != NULL && strncmp(c->name, "sect233", 7) == 0) {
         b_ops.mul2_x = c->ops->mul2_x;
+        b_ops.sign = c->ops->sign;
+        b_ops.verify = c->ops->verify;
         c->ops = &b_ops;
         return SE_OK;
     }
-    se_status st = se_drv_pk_load_curve_g(get_params(c)); /* the engine ready: G's table for keys, signatures, verification */
+    se_drv_ec_params dp;
+    convert_runtime = convert;
+    se_status st = se_drv_pk_load_curve_g(get_params(c, &dp)); /* the engine ready: G's table for keys, signatures, verification */
     if (st == SE_OK) /* a curve the engine refuses keeps its software ops */
         c->ops = &pk_ops;
     return st;
+}
+
+se_status se_ec_curve_engine(se_ec_curve *c, const se_ec_params *q)
+{
+    memset(c, 0, sizeof *c);
+    if (q == NULL)
+        return SE_ERR_UNKNOWN_CURVE;
+    if (se_mod_init(&c->p, q->p, q->p_len) != SE_OK || se_mod_init(&c->n, q->n, q->n_len) != SE_OK)
+        return SE_ERR_BAD_PARAMS;
+    c->field_bytes = q->p_len;
+    c->h = 1;
+    c->name = q->name;
+    c->params = q;
+    c->ops = &pk_ops;
+    se_drv_ec_params dp;
+    return se_drv_pk_load_curve_g(get_params(c, &dp));
 }

@@ -1,14 +1,14 @@
 # Firmware of the node (included by the top Makefile after RV_CC, RV_CFLAGS, RV_DRV_FLAGS, BUILD, GEN,
-# $(GEN)/regs.stamp and the per-arch library rules). Every app is built for the four configs into
+# $(GEN)/regs.stamp and the per-arch library rules). Every app is built for the five configs into
 # $(BUILD)/fw/<config>/<app>.{elf,map,size}: <config> is sw-<arch> (the crypto library alone,
-# SE_FW_HW=0) or sw+hw-<arch> (the engine drivers, SE_FW_HW=1), <arch> rv32i or rv32im, the part
-# after the last '-'. An app is the C files of sw/apps/<app>/, linked with sw/node/*.{c,S},
+# SE_FW_HW=0) or sw+hw-<arch> (the engine drivers, SE_FW_HW=1), <arch> rv32i, rv32im or rv32imc
+# (sw+hw only: the smallest firmware), the part after the last '-'. An app is the C files of sw/apps/<app>/, linked with sw/node/*.{c,S},
 # libsedrivers.a and libsecrypto.a of its arch. Add one with
 #     $(eval $(call FW_APP,<app>))
 # or a variant of another app's sources with extra compiler flags:
 #     $(eval $(call FW_APP,<name>,<source app>,<flags>))
 
-FW_CONFIGS := sw-rv32i sw-rv32im sw+hw-rv32i sw+hw-rv32im
+FW_CONFIGS := sw-rv32i sw-rv32im sw+hw-rv32i sw+hw-rv32im sw+hw-rv32imc
 FW_APPS    :=
 RV_SIZE    ?= riscv64-unknown-elf-size
 

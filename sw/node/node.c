@@ -5,6 +5,7 @@
 #include "node/node.h"
 #if SE_FW_HW
 #include "se/drv.h"
+#include "se/ec_hw.h"
 #include "se/sha256.h"
 #endif
 
@@ -28,6 +29,15 @@ void node_init(void)
      * HMACs (HMAC-DRBG, RFC 6979) use its keyed mode: one command sequence, not four blocks. */
     se_sha256_set_compress(se_drv_sha256_compress);
     se_hmac_sha256_set_oneshot(se_drv_hmac_sha256);
+#endif
+}
+
+se_status node_p256(se_ec_curve *c)
+{
+#if SE_FW_HW
+    return se_ec_curve_engine(c, &se_ec_secp256r1);
+#else
+    return se_ec_curve_builtin(c, SE_CURVE_SECP256R1);
 #endif
 }
 

@@ -4,7 +4,7 @@
 static int known_suite(uint16_t s)
 {
     return s == SE_TLS_ECDHE_ECDSA_AES_128_CCM_8 || s == SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256 ||
-           s == SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256;
+           tls_is_cbc(s);
 }
 
 se_status se_tls_init(se_tls *t, const se_tls_config *cfg, const se_tls_io *io)
@@ -15,7 +15,7 @@ se_status se_tls_init(se_tls *t, const se_tls_config *cfg, const se_tls_io *io)
     if (t == NULL || cfg == NULL || io == NULL || io->send == NULL || cfg->crypto == NULL ||
         cfg->rng == NULL || cfg->p256 == NULL)
         return SE_ERR_BAD_INPUT;
-    if (TLS_CLIENT_ONLY && cfg->role == SE_TLS_SERVER)
+    if ((TLS_CLIENT_ONLY && cfg->role == SE_TLS_SERVER) || (TLS_DTLS_ONLY && cfg->transport != SE_TLS_DATAGRAM))
         return SE_ERR_NOT_SUPPORTED;
     dtls = cfg->transport == SE_TLS_DATAGRAM;
     mtu = cfg->mtu ? cfg->mtu : 1200;
@@ -24,8 +24,8 @@ se_status se_tls_init(se_tls *t, const se_tls_config *cfg, const se_tls_io *io)
     if (cfg->suites != NULL && (cfg->n_suites == 0 || cfg->n_suites > 16))
         return SE_ERR_BAD_INPUT;
     for (size_t i = 0; cfg->suites != NULL && i < cfg->n_suites; i++)
-        if (!known_suite(cfg->suites[i]))
-            return SE_ERR_BAD_INPUT;
+        if (!known_suite(cfg->suites[i])) /* CBC in a build without it: a known suite left out */
+            return cfg->suites[i] == SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256 ? SE_ERR_NOT_SUPPORTED : SE_ERR_BAD_INPUT;
     if ((cfg->chain_n > 0 && (cfg->chain == NULL || cfg->chain_len == NULL || cfg->key == NULL)) ||
         (cfg->role == SE_TLS_SERVER && cfg->chain_n == 0) ||
         (cfg->n_anchors > 0 && (cfg->anchors == NULL || cfg->anchor_len == NULL)))

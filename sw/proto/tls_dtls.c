@@ -7,7 +7,7 @@
 
 static size_t hs_hdr(const se_tls *t)
 {
-    return t->dtls ? 12 : 4;
+    return is_dtls(t) ? 12 : 4;
 }
 
 /* ---- our flight ------------------------------------------------------------------------- */
@@ -41,7 +41,7 @@ se_status tls_msg_end(se_tls *t, uint8_t type, tls_wr *w)
     put_be(e + 1, hl + w->len, 2);
     h[0] = type;
     put_be(h + 1, w->len, 3);
-    if (t->dtls) {
+    if (is_dtls(t)) {
         put_be(h + 4, t->seq_hs_out++, 2);
         put_be(h + 6, 0, 3);            /* fragment_offset */
         put_be(h + 9, w->len, 3);       /* fragment_length: the whole message */
@@ -79,7 +79,7 @@ static se_status flight_emit(se_tls *t)
         if (type == CT_CCS) {
             st = tls_record(t, CT_CCS, epoch, m, 1, NULL, 0);
             epoch = 1;
-        } else if (!t->dtls) {
+        } else if (!is_dtls(t)) {
             for (size_t k = 0, room = cap - hl - ovh; st == SE_OK && k < n; k += room)
                 st = tls_record(t, CT_HANDSHAKE, epoch, m + k, n - k < room ? n - k : room, NULL, 0);
         } else {
@@ -119,7 +119,7 @@ se_status tls_flight_send(se_tls *t, int arm)
     se_status st = flight_emit(t);
 
     t->flight_mark = t->seq_hs_in;
-    if (st == SE_OK && arm && t->dtls)
+    if (st == SE_OK && arm && is_dtls(t))
         timer_arm(t);
     return st;
 }
@@ -261,7 +261,7 @@ static se_status stream_hs(se_tls *t, const uint8_t *d, size_t n)
 
 se_status tls_hs_data(se_tls *t, const uint8_t *d, size_t n, int old_epoch)
 {
-    if (!t->dtls)
+    if (!is_dtls(t))
         return stream_hs(t, d, n);
     while (n > 0) {
         uint32_t mlen, off, flen;

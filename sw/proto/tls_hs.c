@@ -17,12 +17,12 @@
 
 static const uint16_t default_suites[3] = {
     SE_TLS_ECDHE_ECDSA_AES_128_CCM_8, SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256,
-    SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256,
+    SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256, /* last: left out without CBC */
 };
 
 static const uint16_t *suites(const se_tls *t, size_t *n)
 {
-    *n = t->cfg->suites ? t->cfg->n_suites : 3;
+    *n = t->cfg->suites ? t->cfg->n_suites : 2 + TLS_CBC;
     return t->cfg->suites ? t->cfg->suites : default_suites;
 }
 
@@ -272,7 +272,7 @@ static se_status on_finished(se_tls *t, const uint8_t *body)
         return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     if (!se_ct_equal(expect, body, 12))
         return tls_fail(t, SE_ERR_TLS_BAD_FINISHED, SE_TLS_ALERT_DECRYPT_ERROR);
-    se_sha256_update(&t->transcript, body - (t->dtls ? 12 : 4), (t->dtls ? 12 : 4) + 12);
+    se_sha256_update(&t->transcript, body - (is_dtls(t) ? 12 : 4), (is_dtls(t) ? 12 : 4) + 12);
     if (!TLS_CLIENT_ONLY && t->cfg->role == SE_TLS_SERVER) {
         /* Our CCS + Finished; kept to answer a repeated client flight (DTLS). */
         tls_flight_reset(t);
@@ -304,10 +304,10 @@ se_status tls_send_client_hello(se_tls *t)
 
     tls_flight_reset(t);
     w = tls_msg_begin(t);
-    wr_uint(&w, t->dtls ? DTLS_VERSION : TLS_VERSION, 2);
+    wr_uint(&w, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
     wr_bytes(&w, t->client_random, 32);
     wr_uint(&w, 0, 1); /* no session to resume */
-    if (t->dtls) {
+    if (is_dtls(t)) {
         wr_uint(&w, t->cookie_len, 1);
         wr_bytes(&w, t->cookie, t->cookie_len);
     }
@@ -353,7 +353,7 @@ static se_status on_server_hello(se_tls *t, tls_rd *r)
         ext = rd_vec(r, 2);
     if (r->bad || r->n != 0 || sid.n > 32)
         return decode_error(t);
-    if (ver != (t->dtls ? DTLS_VERSION : TLS_VERSION))
+    if (ver != (is_dtls(t) ? DTLS_VERSION : TLS_VERSION))
         return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
     for (size_t i = 0; i < n; i++)
         offered |= s[i] == suite;
@@ -499,7 +499,7 @@ static se_status server_flight(se_tls *t)
     tls_flight_reset(t);
     /* ServerHello: no session id (no resumption), our extensions answering the client's. */
     w = tls_msg_begin(t);
-    wr_uint(&w, t->dtls ? DTLS_VERSION : TLS_VERSION, 2);
+    wr_uint(&w, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
     wr_bytes(&w, t->server_random, 32);
     wr_uint(&w, 0, 1);
     wr_uint(&w, t->suite, 2);
@@ -560,7 +560,7 @@ static se_status on_client_hello(se_tls *t, tls_rd *r)
     se_status st;
 
     tls_phase(t, "hello");
-    if (t->dtls)
+    if (is_dtls(t))
         cookie = rd_vec(r, 1);
     cs = rd_vec(r, 2);
     comp = rd_vec(r, 1);
@@ -568,7 +568,7 @@ static se_status on_client_hello(se_tls *t, tls_rd *r)
         ext = rd_vec(r, 2);
     if (r->bad || r->n != 0 || sid.n > 32 || cookie.n > 32 || cs.n == 0 || cs.n % 2 != 0)
         return decode_error(t);
-    if (t->dtls ? ver > DTLS_VERSION : ver < TLS_VERSION)
+    if (is_dtls(t) ? ver > DTLS_VERSION : ver < TLS_VERSION)
         return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
     if (!has_item(comp, 0, 1))
         return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
@@ -647,7 +647,7 @@ static se_status post_handshake(se_tls *t, uint8_t type)
 se_status tls_hs_message(se_tls *t)
 {
     const uint8_t *body = t->buf + SE_TLS_HS_HEADER;
-    size_t hl = t->dtls ? 12 : 4;
+    size_t hl = is_dtls(t) ? 12 : 4;
     tls_rd r = {body, t->hs_len, 0};
     uint8_t type = t->hs_type;
     se_status st;
@@ -661,7 +661,7 @@ se_status tls_hs_message(se_tls *t)
         se_sha256_update(&t->transcript, body - hl, hl + t->hs_len);
     switch (t->hs) {
     case HS_C_SH:
-        if (type == HT_HELLO_VERIFY && t->dtls)
+        if (type == HT_HELLO_VERIFY && is_dtls(t))
             return on_hello_verify(t, &r);
         if (type == HT_SERVER_HELLO)
             return on_server_hello(t, &r);

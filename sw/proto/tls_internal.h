@@ -47,12 +47,30 @@ enum {
 #define F_SEQ_SET   0x20u /* server (DTLS): message_seq taken from the first ClientHello */
 #define F_PK_BUSY   0x40u /* client: an ECC operation begun and not ended (se_ec_cancel in tls_wipe) */
 
-/* -DSE_TLS_NO_SERVER builds the client only (se_tls_init refuses the server role). */
+/* Build-time subsets (se/tls.h): -DSE_TLS_NO_SERVER builds the client only, -DSE_TLS_NO_STREAM
+ * DTLS only, -DSE_TLS_NO_CBC leaves the CBC-SHA256 suite out. The code they drop stays compiled,
+ * behind these constants. */
 #ifdef SE_TLS_NO_SERVER
 #define TLS_CLIENT_ONLY 1
 #else
 #define TLS_CLIENT_ONLY 0
 #endif
+#ifdef SE_TLS_NO_STREAM
+#define TLS_DTLS_ONLY 1
+#else
+#define TLS_DTLS_ONLY 0
+#endif
+#ifdef SE_TLS_NO_CBC
+#define TLS_CBC 0
+#else
+#define TLS_CBC 1
+#endif
+
+/* The connection runs DTLS (constant 1 in a DTLS-only build). */
+static inline int is_dtls(const se_tls *t)
+{
+    return TLS_DTLS_ONLY || t->dtls;
+}
 
 #define TLS_VERSION  0x0303u /* TLS 1.2 */
 #define DTLS_VERSION 0xFEFDu /* DTLS 1.2 */
@@ -141,6 +159,10 @@ void tls_transcript_hash(const se_tls *t, uint8_t out[32]);
 se_status tls_derive_keys(se_tls *t, const uint8_t pms[32]);
 /* verify_data of the client's (from_server 0) or server's Finished over the transcript so far. */
 se_status tls_finished(se_tls *t, int from_server, uint8_t out[12]);
-int tls_is_cbc(uint16_t suite);
+
+static inline int tls_is_cbc(uint16_t suite)
+{
+    return TLS_CBC && suite == SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256;
+}
 
 #endif

@@ -67,11 +67,6 @@ void wr_uint(tls_wr *w, uint32_t v, int bytes)
     wr_bytes(w, b, (size_t)bytes);
 }
 
-int tls_is_cbc(uint16_t suite)
-{
-    return suite == SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256;
-}
-
 /* P_SHA256(secret, label || seed): A(1) = HMAC(secret, label || seed), A(i+1) = HMAC(secret,
  * A(i)); the output is HMAC(secret, A(1) || label || seed) || HMAC(secret, A(2) || ...) ... */
 se_status tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len, const char *label,

@@ -12,7 +12,7 @@ size_t tls_out_cap(const se_tls *t)
 
 size_t tls_hdr_len(const se_tls *t)
 {
-    return t->dtls ? 13 : 5;
+    return is_dtls(t) ? 13 : 5;
 }
 
 static size_t tag_len(uint16_t suite)
@@ -39,7 +39,7 @@ static void pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uin
 {
     put_be(ph, seq_num, 8);
     ph[8] = type;
-    put_be(ph + 9, t->dtls ? DTLS_VERSION : TLS_VERSION, 2);
+    put_be(ph + 9, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
     put_be(ph + 11, len, 2);
 }
 
@@ -146,11 +146,11 @@ se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, 
     size_t h = tls_hdr_len(t), len = alen + blen, n;
     size_t need = h + len + tls_overhead(t, epoch);
     uint64_t seq = t->seq_out[epoch != 0];
-    uint64_t sn = t->dtls ? (uint64_t)epoch << 48 | seq : seq;
+    uint64_t sn = is_dtls(t) ? (uint64_t)epoch << 48 | seq : seq;
     uint8_t *rec, *pt;
     se_status st;
 
-    if (need > tls_out_cap(t) || (t->dtls && seq >= ((uint64_t)1 << 48)))
+    if (need > tls_out_cap(t) || (is_dtls(t) && seq >= ((uint64_t)1 << 48)))
         return SE_ERR_BUFFER_TOO_SMALL;
     if (t->out_len + need > tls_out_cap(t) && (st = tls_flush(t)) != SE_OK)
         return st;
@@ -166,8 +166,8 @@ se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, 
         return st;
     }
     rec[0] = type;
-    put_be(rec + 1, t->dtls ? DTLS_VERSION : TLS_VERSION, 2);
-    if (t->dtls) {
+    put_be(rec + 1, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
+    if (is_dtls(t)) {
         put_be(rec + 3, sn, 8); /* epoch || 48-bit sequence number */
     }
     put_be(rec + h - 2, n, 2);
@@ -218,7 +218,7 @@ se_status tls_fail(se_tls *t, se_status st, int alert)
  * TLS: a fatal error. */
 static se_status bad_record(se_tls *t, se_status st, int alert)
 {
-    if (t->dtls) {
+    if (is_dtls(t)) {
         t->stats.dropped_malformed++;
         return SE_OK;
     }
@@ -263,8 +263,8 @@ se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int o
             return bad_record(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
         /* Only where the handshake expects it, between whole messages (DTLS: a CCS anywhere
          * else is a retransmission and ignored). */
-        if ((t->hs != HS_C_CCS && t->hs != HS_S_CCS) || (!t->dtls && t->hs_got != 0)) {
-            if (t->dtls)
+        if ((t->hs != HS_C_CCS && t->hs != HS_S_CCS) || (!is_dtls(t) && t->hs_got != 0)) {
+            if (is_dtls(t))
                 return SE_OK;
             return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
         }
@@ -456,7 +456,7 @@ se_status se_tls_input(se_tls *t, const uint8_t *buf, size_t len)
         return SE_ERR_TLS_CLOSED;
     if (buf == NULL)
         return len == 0 ? SE_OK : SE_ERR_BAD_INPUT;
-    st = t->dtls ? dgram_in(t, buf, len) : stream_in(t, buf, len);
+    st = is_dtls(t) ? dgram_in(t, buf, len) : stream_in(t, buf, len);
     /* A failure inside a callback (on_data writing back) also reaches the caller. */
     return st == SE_OK && t->state == SE_TLS_FAILED ? t->err : st;
 }
@@ -474,7 +474,7 @@ se_status se_tls_write(se_tls *t, const uint8_t *buf, size_t len)
     do {
         size_t k = len < room ? len : room;
         st = tls_record(t, CT_APP, t->epoch_out, buf, k, NULL, 0);
-        if (st == SE_OK && t->dtls)
+        if (st == SE_OK && is_dtls(t))
             st = tls_flush(t); /* one record per datagram */
         buf += k;
         len -= k;

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
-CONFIGS = ("sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im")
+CONFIGS = ("sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im", "sw+hw-rv32imc")
 
 
 def arch_of(config):

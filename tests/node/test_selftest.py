@@ -29,7 +29,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
 import ossl
 
-RUNS = [("sw-rv32im", "selftest"), ("sw+hw-rv32im", "selftest"), ("sw+hw-rv32i", "selftest")]
+RUNS = [("sw-rv32im", "selftest"), ("sw+hw-rv32im", "selftest"), ("sw+hw-rv32i", "selftest"),
+        ("sw+hw-rv32imc", "selftest")]
 if os.environ.get("SE_NODE_SLOW") == "1":
     RUNS += [("sw-rv32i", "selftest")]
 if os.environ.get("SE_NODE_FULL") == "1":

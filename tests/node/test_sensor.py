@@ -1,4 +1,5 @@
-"""The sensor node end to end (sw/apps/sensor): the sw+hw-rv32im node, provisioned over its UART
+"""The sensor node end to end (sw/apps/sensor): the sw+hw node (rv32im, and rv32imc: the same
+firmware with compressed instructions, the smallest), provisioned over its UART
 (tools/provision.py), runs a DTLS 1.2 client over the simulator's NIC bridge against
 
   - our collector (`se collector`): the readings land in its SQLite database under the node's
@@ -23,7 +24,8 @@ from proto.pki import make_cert, make_pki
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
 import provision  # noqa: E402
 
-CONFIG = "sw+hw-rv32im"
+CONFIGS = ("sw+hw-rv32im", "sw+hw-rv32imc")
+CONFIG = CONFIGS[0]  # the tests of refusals run on one
 TIMEOUT = 600  # wall seconds per node run (a handshake: ~10-30 s)
 
 
@@ -32,9 +34,14 @@ def pki(tmp_path):
     return make_pki(tmp_path / "pki", clients=("node-1",))
 
 
+@pytest.fixture(params=CONFIGS)
+def config(request):
+    return request.param
+
+
 @pytest.fixture
-def ready(node):
-    node.require(CONFIG, "sensor")
+def ready(node, config):
+    node.require(config, "sensor")
     se = node.root / "build" / "host" / "se"
     if not se.exists():
         pytest.skip("build/host/se is not built (run `make cli`)")
@@ -55,9 +62,9 @@ def readings(n, name="node-1"):
     return out
 
 
-def test_readings_reach_the_collector(ready, pki, tmp_path):
+def test_readings_reach_the_collector(ready, config, pki, tmp_path):
     with provision.Collector(pki.dir, tmp_path / "readings.db", exit_after=3, se=ready) as col:
-        r = provision.run_node(CONFIG, blob(pki, readings=3), f"udp-connect:127.0.0.1:{col.port}", TIMEOUT)
+        r = provision.run_node(config, blob(pki, readings=3), f"udp-connect:127.0.0.1:{col.port}", TIMEOUT)
         assert r.returncode == 0, (r, col.output())
         assert col.wait(30) == 0, col.output()
         rows = col.rows()
@@ -71,9 +78,9 @@ def test_readings_reach_the_collector(ready, pki, tmp_path):
     assert r.lines[-1]["stack_peak"] < r.lines[-1]["stack_size"], r.lines
 
 
-def test_cached_handshake_is_cheaper(ready, pki, tmp_path):
+def test_cached_handshake_is_cheaper(ready, config, pki, tmp_path):
     with provision.Collector(pki.dir, tmp_path / "readings.db", exit_after=1, se=ready) as col:
-        r = provision.run_node(CONFIG, blob(pki, readings=1, handshakes=2), f"udp-connect:127.0.0.1:{col.port}",
+        r = provision.run_node(config, blob(pki, readings=1, handshakes=2), f"udp-connect:127.0.0.1:{col.port}",
                                TIMEOUT)
         assert r.returncode == 0, (r, col.output())
         assert col.wait(30) == 0, col.output()
@@ -96,7 +103,7 @@ def _s_server(pki, port, cipher):
 
 @pytest.mark.parametrize("suite,cipher", [("ccm8", "ECDHE-ECDSA-AES128-CCM8"),
                                           ("gcm", "ECDHE-ECDSA-AES128-GCM-SHA256")])
-def test_openssl_s_server(ready, pki, suite, cipher):
+def test_openssl_s_server(ready, config, pki, suite, cipher):
     if shutil.which("openssl") is None:
         pytest.skip("no openssl on PATH")
     port = provision.free_udp_port()
@@ -104,7 +111,7 @@ def test_openssl_s_server(ready, pki, suite, cipher):
     try:
         time.sleep(1.0)  # s_server binds at once; nothing tells us when, and UDP needs no connect
         assert srv.poll() is None, srv.stdout.read().decode(errors="replace")
-        r = provision.run_node(CONFIG, blob(pki, readings=2, suite=suite), f"udp-connect:127.0.0.1:{port}",
+        r = provision.run_node(config, blob(pki, readings=2, suite=suite), f"udp-connect:127.0.0.1:{port}",
                                TIMEOUT)
         try:
             srv.wait(timeout=5)  # -naccept 1: may end after the node's close_notify
@@ -121,6 +128,7 @@ def test_openssl_s_server(ready, pki, suite, cipher):
     assert r.lines[0]["suite"].endswith("CCM_8" if suite == "ccm8" else "GCM_SHA256"), r.lines
 
 
+@pytest.mark.parametrize("config", [CONFIG])
 @pytest.mark.parametrize("ca_name,error", [("another CA", "cert_unknown_ca"),
                                            ("iotse test CA", "cert_bad_signature")])
 def test_wrong_anchor_is_refused(ready, pki, tmp_path, ca_name, error):

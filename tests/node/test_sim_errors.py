@@ -52,7 +52,7 @@ def test_nonzero_exit_code(node):
     assert "7" in r.stderr, r
 
 
-@pytest.mark.parametrize("config", ["sw-rv32im", "sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i"])
+@pytest.mark.parametrize("config", ["sw-rv32im", "sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i", "sw+hw-rv32imc"])
 def test_clean_exit(node, config):
     r = fault(node, "o", config=config)
     assert r.returncode == 0, r

@@ -8,9 +8,12 @@ engine) from a ROM image given with +rom=, the way the simulator (sim/node) load
   register write: each one reported on bus_err_o with its address and direction, none stops the core.
 * illegal instruction: cpu_trap_o; cpu_pc_o at the instruction or (picorv32 fetches ahead) the next.
 * RV32M=1 runs MUL/DIVU; RV32M=0 (RV32I core) traps on the same MUL.
+* RVC=1 (the C extension): io and muldiv assembled with compressed instructions, among them 32-bit
+  ones that straddle two words (two back-to-back fetches through soc_cpu_bridge).
 * soc_nic alone: RX flow control with a full buffer, over-long packets dropped and counted, TX
   length clamping and discarding, the 16-packet TX queue, the 2 KiB TX ring.
-Needs `make regs` (build/gen) and riscv64-unknown-elf-gcc; builds two soc_top models (RV32M=1, 0).
+Needs `make regs` (build/gen) and riscv64-unknown-elf-gcc; builds three soc_top models (RV32M=1, 0;
+RV32M=1 with RVC=1).
 """
 import os
 import pathlib
@@ -32,7 +35,7 @@ SW_DIR = ROOT / "build" / "rtl" / "soc_sw"
 
 SYSC, UART, INTC, TRNG, NIC, RAM, ENGINE = (0x2000_0000, 0x2000_1000, 0x2000_2000, 0x2000_3000,
                                              0x2000_4000, 0x1000_0000, 0x3000_0000)
-WAITIRQ = ".word 0x0800400b"   # picorv32 waitirq x0
+WAITIRQ = ".balign 4; .word 0x0800400b"   # picorv32 waitirq x0, word-aligned (soc_cpu_bridge sees it whole)
 EXIT_CODE = 0x5A
 
 HEAD = f"""
@@ -175,17 +178,17 @@ muldiv:
 }
 
 
-def build_program(name):
-    """Assembles PROGRAMS[name] at address 0; returns (hex path, symbol table)."""
+def build_program(name, march="rv32im"):
+    """Assembles PROGRAMS[name] at address 0 for march; returns (hex path, symbol table)."""
     SW_DIR.mkdir(parents=True, exist_ok=True)
-    src, elf, bin_ = (SW_DIR / f"{name}{ext}" for ext in (".S", ".elf", ".bin"))
+    src, elf, bin_ = (SW_DIR / f"{name}-{march}{ext}" for ext in (".S", ".elf", ".bin"))
     src.write_text(PROGRAMS[name])
-    subprocess.run(["riscv64-unknown-elf-gcc", "-march=rv32im", "-mabi=ilp32", "-nostdlib",
+    subprocess.run(["riscv64-unknown-elf-gcc", f"-march={march}", "-mabi=ilp32", "-nostdlib",
                     "-Ttext=0", "-o", str(elf), str(src)], check=True)
     subprocess.run(["riscv64-unknown-elf-objcopy", "-O", "binary", str(elf), str(bin_)], check=True)
     data = bin_.read_bytes()
     data += bytes(-len(data) % 4)
-    hexf = SW_DIR / f"{name}.hex"
+    hexf = SW_DIR / f"{name}-{march}.hex"
     hexf.write_text("".join(f"{int.from_bytes(data[i:i + 4], 'little'):08x}\n"
                             for i in range(0, len(data), 4)))
     nm = subprocess.run(["riscv64-unknown-elf-nm", str(elf)], check=True, capture_output=True, text=True)
@@ -535,21 +538,21 @@ async def nic_tx(dut):
 
 
 # ---------------------------------------------------------------------------------- pytest side
-def _build(rv32m):
+def _build(rv32m, rvc=0):
     """One Verilator model of soc_top per configuration, shared by its programs."""
-    build_dir = ROOT / "build" / "rtl" / f"soc_top_m{rv32m}"
+    build_dir = ROOT / "build" / "rtl" / f"soc_top_m{rv32m}c{rvc}"
     waves = os.environ.get("WAVES") == "1"
     runner = get_runner("verilator")
     sources = [ROOT / "rtl/soc/picorv32.vlt", PICORV32] + [ROOT / s for s in ENGINE_SOURCES + SOC_SOURCES]
     runner.build(sources=sources, hdl_toplevel="soc_top", build_dir=build_dir,
-                 parameters={"RV32M": rv32m}, waves=waves,
+                 parameters={"RV32M": rv32m, "RVC": rvc}, waves=waves,
                  build_args=["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
                  + (["--trace-fst"] if waves else []))
     return runner, build_dir
 
 
-def _run(runner, build_dir, test, program, env=None):
-    hexf, syms = build_program(program)
+def _run(runner, build_dir, test, program, env=None, march="rv32im"):
+    hexf, syms = build_program(program, march)
     extra = dict(env or {})
     if program in ("illegal", "muldiv"):
         extra["SOC_TRAP_PC"] = f"{syms[program]:x}"
@@ -573,6 +576,22 @@ def test_soc_rv32i():
     runner, build_dir = _build(0)
     _run(runner, build_dir, "soc_io", "io")
     _run(runner, build_dir, "soc_muldiv", "muldiv", {"SOC_RV32M": "0"})
+
+
+def _straddling(elf):
+    """Addresses of the 32-bit instructions that start in the middle of a word."""
+    out = subprocess.run(["riscv64-unknown-elf-objdump", "-d", str(elf)], check=True, capture_output=True,
+                         text=True).stdout
+    rows = (ln.split("\t") for ln in out.splitlines() if ln.startswith(" ") and ":\t" in ln)
+    return [int(r[0].strip(" :"), 16) for r in rows if len(r) > 2 and len(r[1].strip()) == 8
+            and int(r[0].strip(" :"), 16) % 4 == 2]
+
+
+def test_soc_rv32imc():
+    runner, build_dir = _build(1, 1)
+    _run(runner, build_dir, "soc_io", "io", march="rv32imc")
+    _run(runner, build_dir, "soc_muldiv", "muldiv", {"SOC_RV32M": "1"}, march="rv32imc")
+    assert _straddling(SW_DIR / "io-rv32imc.elf"), "the compressed io program has no straddling instruction"
 
 
 def test_nic():

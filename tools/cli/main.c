@@ -142,7 +142,7 @@ static void usage(FILE *f)
                "backends: sw (default, the C library), rtl (the engine drivers on a Verilator model of\n"
                "          the engine), soc (each operation inside the simulated node: CPU, firmware,\n"
                "          drivers and engine; hmac_drbg answers not_supported on rtl and soc)\n"
-               "nodes (--node, for soc): sw-rv32i, sw-rv32im, sw+hw-rv32i, sw+hw-rv32im (default)\n"
+               "nodes (--node, for soc): sw-rv32i, sw-rv32im, sw+hw-rv32i, sw+hw-rv32im (default), sw+hw-rv32imc\n"
                "       se client|server|collector|certs ...          DTLS/TLS programs, see se PROGRAM --help\n"
                "see docs/cli.md\n");
 }

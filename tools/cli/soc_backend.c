@@ -3,7 +3,7 @@
  * node's UART on a pair of pipes, then sends each entry point of se/backend.h (and each curve
  * operation of se/ec.h) as one request frame and reads one response frame (se/rpc.h). Which
  * firmware runs is the node configuration: --node sw-rv32i | sw-rv32im | sw+hw-rv32i |
- * sw+hw-rv32im (default sw+hw-rv32im, or $SE_NODE). The simulator's run report goes to
+ * sw+hw-rv32im | sw+hw-rv32imc (default sw+hw-rv32im, or $SE_NODE). The simulator's run report goes to
  * $SE_NODE_REPORT when that is set.
  *
  * The library's ECDH, ECDSA and key code runs on the host over these curve operations, as on the
@@ -68,7 +68,8 @@ static void stop_node(void)
     stop_node_how(0);
 }
 
-static const char *const node_configs[] = {"sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im"};
+static const char *const node_configs[] = {"sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im",
+                                            "sw+hw-rv32imc"};
 
 static se_status start_node(void)
 {
@@ -82,7 +83,7 @@ static se_status start_node(void)
     const char *arch = strrchr(config, '-');
     if (!known || arch == NULL) {
         fprintf(stderr, "se: unknown node configuration '%s' (have: sw-rv32i, sw-rv32im, sw+hw-rv32i, "
-                        "sw+hw-rv32im)\n", config);
+                        "sw+hw-rv32im, sw+hw-rv32imc)\n", config);
         return SE_ERR_BACKEND;
     }
     if (build_dir(build, sizeof build) != 0)

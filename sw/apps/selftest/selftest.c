@@ -518,7 +518,9 @@ int main(void)
     uint32_t t0 = node_trng32(), t1 = node_trng32();
     printf("{\"op\":\"start\",\"trng\":\"%08lx%08lx\",\"backend\":\"%s\",\"arch\":\"%s\",\"full\":%s}\n",
            (unsigned long)t0, (unsigned long)t1, be->name,
-#if defined(__riscv_mul)
+#if defined(__riscv_mul) && defined(__riscv_compressed)
+           "rv32imc",
+#elif defined(__riscv_mul)
            "rv32im",
 #else
            "rv32i",

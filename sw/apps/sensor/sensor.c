@@ -12,8 +12,8 @@
  *              close_notify
  *
  * One JSON line per handshake and a last one with the totals go to the UART for the host's tools;
- * a failure prints "sensor: error <status name>" and exits nonzero. */
-#include <stdio.h>
+ * a failure prints "sensor: error <status name>" and exits nonzero. The lines are put together
+ * by hand (say, cat, cat_u below): picolibc's smallest printf is 1.7 KiB of code. */
 #include <string.h>
 
 #include "node/node.h"
@@ -113,24 +113,59 @@ static void wait_rx(uint32_t ms)
     SYSCTL(TIMER_CTRL) = 0;
 }
 
+/* ---- output lines ------------------------------------------------------------------------- */
+
+/* Appends s or the decimal v at d; returns the new end (not terminated). */
+static char *cat(char *d, const char *s)
+{
+    while (*s)
+        *d++ = *s++;
+    return d;
+}
+
+static char *cat_u(char *d, uint32_t v)
+{
+    char t[10];
+    unsigned n = 0;
+    do
+        t[n++] = (char)('0' + v % 10u);
+    while ((v /= 10u) != 0);
+    while (n)
+        *d++ = t[--n];
+    return d;
+}
+
+/* Sends the line in buf up to end, with its newline. */
+static void say(char *buf, char *end)
+{
+    *end++ = '\n';
+    *end = 0;
+    uart_puts(buf);
+}
+
 /* ---- the run ------------------------------------------------------------------------------- */
 
 static _Noreturn void fail(int code, const char *what, const char *why)
 {
+    char l[120], *e;
     node_marker(NULL);
-    printf("sensor: error %s (%s)\n", why, what);
-    printf("{\"error\":\"%s\",\"stack_peak\":%lu}\n", why, (unsigned long)node_stack_peak());
+    e = cat(cat(l, "sensor: error "), why);
+    say(l, cat(cat(cat(e, " ("), what), ")"));
+    e = cat(cat(l, "{\"error\":\""), why);
+    e = cat_u(cat(e, "\",\"stack_peak\":"), node_stack_peak());
+    say(l, cat(e, "}"));
     node_exit(code);
 }
 
 /* The error of a failed connection, with the alerts that went either way. */
 static _Noreturn void tls_fail(se_status st)
 {
+    char l[64];
     int peer = se_tls_peer_alert(&tls), sent = se_tls_sent_alert(&tls);
     if (peer >= 0)
-        printf("sensor: peer sent alert %s\n", se_tls_alert_name(peer));
+        say(l, cat(cat(l, "sensor: peer sent alert "), se_tls_alert_name(peer)));
     if (sent >= 0)
-        printf("sensor: sent alert %s\n", se_tls_alert_name(sent));
+        say(l, cat(cat(l, "sensor: sent alert "), se_tls_alert_name(sent)));
     fail(EXIT_TLS, "dtls", se_status_name(st));
 }
 
@@ -168,11 +203,14 @@ static se_status send_data(void)
 {
     se_status st = SE_OK;
     for (unsigned i = 1; st == SE_OK && i <= prov.readings; i++) {
-        if (prov.record_size == 0) {
+        if (prov.record_size == 0) { /* "<name> seq=<i> temp=<t>C", t between 20.5 and 22.5 */
             char line[80];
-            int t = temperature(i);
-            int n = snprintf(line, sizeof line, "%s seq=%u temp=%d.%dC", node_name, i, t / 10, t % 10);
-            st = se_tls_write(&tls, (const uint8_t *)line, (size_t)n);
+            unsigned t = (unsigned)temperature(i);
+            char *e = cat(line, node_name);
+            e = cat_u(cat(e, " seq="), i);
+            e = cat_u(cat(e, " temp="), t / 10u);
+            e = cat(cat_u(cat(e, "."), t % 10u), "C");
+            st = se_tls_write(&tls, (const uint8_t *)line, (size_t)(e - line));
         } else {
             size_t len = prov.record_size < sizeof rx ? prov.record_size : sizeof rx;
             for (size_t j = 0; j < len; j++) /* rx is idle once established */
@@ -195,7 +233,7 @@ static __attribute__((noinline)) int name_from_cert(void)
 
 int main(void)
 {
-    const se_backend *be = SE_FW_BACKEND;
+    const se_backend *be = SE_FW_BACKEND_TLS;
 
     node_marker("provision");
     const char *why = sensor_provision(&prov, prov_buf);
@@ -216,9 +254,7 @@ int main(void)
     if (st == SE_OK && be->probe)
         st = be->probe();
     if (st == SE_OK)
-        st = se_ec_curve_builtin(&p256, SE_CURVE_SECP256R1);
-    if (st == SE_OK)
-        st = be->ec_curve(&p256);
+        st = node_p256(&p256);
     node_marker(NULL);
     if (st != SE_OK)
         fail(EXIT_SETUP, "setup", se_status_name(st));
@@ -235,28 +271,33 @@ int main(void)
     };
     se_tls_io io = {.send = io_send, .now_ms = io_now_ms, .on_data = io_data, .phase = io_phase};
 
+    char l[160], *e;
     for (unsigned h = 1; h <= prov.handshakes; h++) {
         uint64_t t0 = node_cycles();
         st = handshake(&cfg, &io);
         if (st != SE_OK)
             tls_fail(st);
-        uint64_t t1 = node_cycles();
+        uint32_t cycles = (uint32_t)(node_cycles() - t0);
         int cached = se_tls_used_cache(&tls);
-        printf("sensor: handshake %u %s, %s, %lu cycles\n", h, cached ? "cached" : "full",
-               se_tls_suite_name(se_tls_suite(&tls)), (unsigned long)(t1 - t0));
-        printf("{\"handshake\":%u,\"cached\":%d,\"suite\":\"%s\",\"cycles\":%lu}\n", h, cached,
-               se_tls_suite_name(se_tls_suite(&tls)), (unsigned long)(t1 - t0));
+        const char *suite = se_tls_suite_name(se_tls_suite(&tls));
+        e = cat_u(cat(l, "sensor: handshake "), h);
+        e = cat(cat(e, cached ? " cached, " : " full, "), suite);
+        say(l, cat(cat_u(cat(e, ", "), cycles), " cycles"));
+        e = cat_u(cat(l, "{\"handshake\":"), h);
+        e = cat(cat(e, cached ? ",\"cached\":1,\"suite\":\"" : ",\"cached\":0,\"suite\":\""), suite);
+        say(l, cat(cat_u(cat(e, "\",\"cycles\":"), cycles), "}"));
         if (h == prov.handshakes) {
             node_marker("app_data");
             uint64_t t2 = node_cycles();
             st = send_data();
-            uint64_t t3 = node_cycles();
+            cycles = (uint32_t)(node_cycles() - t2);
             node_marker(NULL);
             if (st != SE_OK)
                 tls_fail(st);
-            printf("{\"app_data\":%lu,\"records\":%u,\"cycles\":%lu}\n",
-                   (unsigned long)se_tls_get_stats(&tls)->app_bytes_out, (unsigned)prov.readings,
-                   (unsigned long)(t3 - t2));
+            e = cat_u(cat(l, "{\"app_data\":"), se_tls_get_stats(&tls)->app_bytes_out);
+            e = cat_u(cat(e, ",\"records\":"), prov.readings);
+            e = cat_u(cat(e, ",\"cycles\":"), cycles);
+            say(l, cat(e, "}"));
         }
         node_marker("close");
         st = se_tls_close(&tls);
@@ -265,11 +306,14 @@ int main(void)
             tls_fail(st);
     }
     const se_tls_stats *s = se_tls_get_stats(&tls);
-    printf("sensor: ok, %u readings sent as %s, %lu retransmits, %lu records dropped, "
-           "%lu bytes received\n", (unsigned)prov.readings, node_name, (unsigned long)s->retransmits,
-           (unsigned long)(s->dropped_bad_mac + s->dropped_replay + s->dropped_malformed + rx_too_long),
-           (unsigned long)data_in);
-    printf("{\"done\":1,\"stack_peak\":%lu,\"stack_size\":%lu}\n", (unsigned long)node_stack_peak(),
-           (unsigned long)node_stack_size());
+    e = cat_u(cat(l, "sensor: ok, "), prov.readings);
+    e = cat(cat(e, " readings sent as "), node_name);
+    e = cat_u(cat(e, ", "), s->retransmits);
+    e = cat_u(cat(e, " retransmits, "), s->dropped_bad_mac + s->dropped_replay + s->dropped_malformed + rx_too_long);
+    e = cat_u(cat(e, " records dropped, "), data_in);
+    say(l, cat(e, " bytes received"));
+    e = cat_u(cat(l, "{\"done\":1,\"stack_peak\":"), node_stack_peak());
+    e = cat_u(cat(e, ",\"stack_size\":"), node_stack_size());
+    say(l, cat(e, "}"));
     return EXIT_OK;
 }

@@ -35,13 +35,14 @@ typedef struct {
     se_status (*mul)(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
                      uint8_t *out);
     /* x = the x-coordinate, as an integer, of u1 * G + u2 * Q for a valid Q (public inputs,
-     * verification only); SE_ERR_INFINITY if the sum is the point at infinity. */
+     * verification only); SE_ERR_INFINITY if the sum is the point at infinity. NULL where verify
+     * does not need it (an engine that verifies whole). */
     se_status (*mul2_x)(const se_ec_curve *c, const se_bn *u1, const se_bn *u2,
                         const uint8_t *pub, size_t len, se_bn *x);
-    /* Optional, for an engine that does ECDSA's arithmetic itself (NULL: the generic code over
-     * mul and mul2_x). sign: r || s for private d and nonce k in [1, n-1] and e = bits2int(hash)
-     * mod n, SE_ERR_BAD_SIGNATURE if r or s is 0. verify: SE_OK or SE_ERR_BAD_SIGNATURE for a
-     * valid Q, r and s in [1, n-1] and e as above. */
+    /* ECDSA's arithmetic (the library's generic code over mul and mul2_x for its own curves; an
+     * engine does it whole). sign: r || s for private d and nonce k in [1, n-1] and
+     * e = bits2int(hash) mod n, SE_ERR_BAD_SIGNATURE if r or s is 0. verify: SE_OK or
+     * SE_ERR_BAD_SIGNATURE for a valid Q, r and s in [1, n-1] and e as above. */
     se_status (*sign)(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
                       uint8_t *sig);
     se_status (*verify)(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
@@ -60,10 +61,22 @@ typedef struct {
     se_status (*remember)(const se_ec_curve *c, const uint8_t *pub, size_t len);
 } se_ec_ops;
 
+/* A built-in prime curve's standard parameters (SEC 2 / FIPS 186-4), big-endian: p, a, b, gx
+ * and gy are p_len bytes long, n is n_len bytes long. (The values come first: word-aligned, they
+ * compare and copy a word at a time.) */
+typedef struct {
+    uint8_t p[SE_BN_MAX_BYTES], a[SE_BN_MAX_BYTES], b[SE_BN_MAX_BYTES];
+    uint8_t gx[SE_BN_MAX_BYTES], gy[SE_BN_MAX_BYTES], n[SE_BN_MAX_BYTES];
+    const char *name;
+    uint8_t p_len, n_len;
+} se_ec_params;
+
 /* A curve with base point G of prime order n and cofactor h. Prime curves: y^2 = x^3 + ax + b
  * over GF(p), a, b, gx, gy in the Montgomery domain mod p. Binary curves (GF(2^233),
  * y^2 + xy = x^3 + ax^2 + b): a, b, gx, gy hold field elements as bit strings in the low
- * 8 limbs and p is unused. Initialised once; read-only afterwards. */
+ * 8 limbs and p is unused. a, b, gx, gy serve the library's own operations: a curve made for
+ * the engine alone (se_ec_curve_engine, se/ec_hw.h) leaves them 0. params: a built-in prime
+ * curve's standard parameters, NULL for the others. Initialised once; read-only afterwards. */
 struct se_ec_curve {
     const se_ec_ops *ops;
     se_mod n;
@@ -72,6 +85,7 @@ struct se_ec_curve {
     unsigned field_bytes;
     uint32_t h;
     const char *name;
+    const se_ec_params *params;
 };
 
 /* Sizes of the encodings: coordinates are field_bytes long, scalars order_bytes long. */
@@ -80,6 +94,12 @@ struct se_ec_curve {
 #define SE_EC_MAX_BYTES 33 /* secp160r1's order is 161 bits: scalars may be one byte longer than p */
 
 se_status se_ec_curve_builtin(se_ec_curve *c, se_curve_id id);
+/* The standard parameters of built-in prime curve id (shared with the engine's curves); NULL for
+ * the binary curves and unknown ids. */
+const se_ec_params *se_ec_builtin_params(se_curve_id id);
+/* The same, one object per curve (a firmware that names one links only that one). */
+extern const se_ec_params se_ec_secp160r1, se_ec_secp192r1, se_ec_secp224r1, se_ec_secp256r1,
+    se_ec_secp256k1;
 /* Looks a curve up by name: secp160r1, secp192r1 (P-192, prime192v1), secp224r1 (P-224),
  * secp256r1 (P-256, prime256v1), secp256k1, sect233r1 (B-233), sect233k1 (K-233).
  * SE_ERR_UNKNOWN_CURVE otherwise. */

@@ -42,5 +42,10 @@ typedef struct {
 
 extern const se_backend se_backend_sw; /* backend_sw.c */
 extern const se_backend se_backend_hw; /* backend_hw.c */
+/* The same less what the DTLS/TLS stack (se/tls.h) never calls: cbc_mac, ec_curve, x25519 and mod
+ * are NULL, and the hw probe asks the AES, SHA and pk IPs only. Firmware that needs no more (the
+ * sensor node) links no more; its curves come from se_ec_curve_builtin or se_ec_curve_engine. */
+extern const se_backend se_backend_sw_tls;
+extern const se_backend se_backend_hw_tls;
 
 #endif

@@ -27,9 +27,17 @@
 #endif
 #if SE_FW_HW
 #define SE_FW_BACKEND (&se_backend_hw)
+#define SE_FW_BACKEND_TLS (&se_backend_hw_tls)
 #else
 #define SE_FW_BACKEND (&se_backend_sw)
+#define SE_FW_BACKEND_TLS (&se_backend_sw_tls)
 #endif
+/* SE_FW_BACKEND_TLS: only what the DTLS/TLS stack calls (se/backend.h), for firmware that needs
+ * no more (the sensor); with it, node_p256 makes the curve. */
+
+/* secp256r1 on the backend: the engine's alone (se_ec_curve_engine: no software ECC is linked)
+ * or the library's (se_ec_curve_builtin). */
+se_status node_p256(se_ec_curve *c);
 
 /* ---- addresses: bases and intc source bits (SE_MAP_*, SE_IRQ_*), register layouts ------------ */
 #include "se/hw/intc_regs.h"
@@ -51,10 +59,11 @@ void node_init(void);
 /* PicoRV32's custom `waitirq` (custom-0, funct7 4): the core stops until an irq line is high.
  * Interrupts stay masked, so it is never taken: execution continues after the instruction.
  * Sources are levels, so a wake-up that is already pending makes it return at once; callers
- * check their condition in a loop around it. */
+ * check their condition in a loop around it. On a word boundary (compressed builds may put it at
+ * half of one): the simulator tells sleep from a fetched waitirq word (rtl/soc/soc_cpu_bridge.sv). */
 static inline void node_sleep(void)
 {
-    __asm__ volatile(".insn r 0x0B, 4, 4, x0, x0, x0" ::: "memory");
+    __asm__ volatile(".balign 4\n\t.insn r 0x0B, 4, 4, x0, x0, x0" ::: "memory");
 }
 
 /* The free-running 64-bit cycle counter (sysctl CYCLE_LO latches CYCLE_HI). */

@@ -47,8 +47,11 @@
 #ifndef SE_TLS_MAX_MTU      /* largest datagram (DTLS) the connection sends; TLS: its send buffer */
 #define SE_TLS_MAX_MTU 1500
 #endif
-/* -DSE_TLS_NO_SERVER leaves the server role out (a client-only node; se_tls_init then answers
- * SE_ERR_NOT_SUPPORTED for a server). */
+/* Subsets for a small node (sw/node's build uses all three); se_tls_init answers
+ * SE_ERR_NOT_SUPPORTED for what was left out:
+ *   -DSE_TLS_NO_SERVER  the server role (a client-only node);
+ *   -DSE_TLS_NO_STREAM  TLS over a byte stream (DTLS only);
+ *   -DSE_TLS_NO_CBC     the CBC-SHA256 suite (CCM_8 and GCM only; the default list drops it). */
 
 /* Cipher suites (IANA numbers). */
 #define SE_TLS_ECDHE_ECDSA_AES_128_CCM_8        0xC0AEu
