@@ -135,7 +135,7 @@ def rtl_full_vectors():
 
 
 # ---- the node: SW vs SW+HW (sw/apps/nodebench on sim/node) ------------------------------------
-NODE_CONFIGS = ("sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im")
+NODE_CONFIGS = ("sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im", "sw+hw-rv32imc")
 NODE_OPS = {  # phase name in nodebench.c -> (op, curve, extra fields)
     "ecdsa_keygen": ("ecdsa_keygen", "secp256r1", {}),
     "ecdsa_sign": ("ecdsa_sign", "secp256r1", {}),
@@ -186,7 +186,8 @@ def node_results():
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=2) as pool:
         # The slowest (software on RV32I) first, the quick ones beside it.
-        runs = list(pool.map(_run_nodebench, ("sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i", "sw-rv32im")))
+        runs = list(pool.map(_run_nodebench, ("sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i", "sw+hw-rv32imc",
+                                              "sw-rv32im")))
     res, base_cycles = [], {}
     for config, rep, stack, (text, data, bss) in runs:
         for ph in rep["phases"]:

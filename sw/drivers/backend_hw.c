@@ -1,25 +1,10 @@
 /* se_backend_hw: the engine drivers behind the entry points of se/backend.h; ECC through the
- * engine-backed curve operations (se/ec_hw.h). */
+ * engine-backed curve operations (se/ec_hw.h). se_backend_hw_tls: the part the DTLS/TLS stack uses. */
 #include "se/backend.h"
 #include "se/ec_hw.h"
 
-/* The engine must answer its NAME/VERSION probes before it is used. */
-static se_status hw_probe(void)
-{
-    se_status st = se_drv_aes_probe();
-    if (st == SE_OK)
-        st = se_drv_sha_probe();
-    if (st == SE_OK)
-        st = se_drv_pk_probe();
-    return st == SE_OK ? se_drv_gf2m_probe() : st;
-}
-
-const se_backend se_backend_hw = {
-    "hw", hw_probe, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, se_drv_aes_cbc_mac,
-    se_drv_aead_encrypt, se_drv_aead_decrypt, se_ec_use_engine, se_drv_pk_x25519, se_drv_pk_mod,
-};
-
-/* The IPs the DTLS/TLS stack uses. */
+/* The engine must answer its NAME/VERSION probes before it is used: the IPs the DTLS/TLS stack
+ * uses, then the gf2m IP. */
 static se_status hw_probe_tls(void)
 {
     se_status st = se_drv_aes_probe();
@@ -27,6 +12,17 @@ static se_status hw_probe_tls(void)
         st = se_drv_sha_probe();
     return st == SE_OK ? se_drv_pk_probe() : st;
 }
+
+static se_status hw_probe(void)
+{
+    se_status st = hw_probe_tls();
+    return st == SE_OK ? se_drv_gf2m_probe() : st;
+}
+
+const se_backend se_backend_hw = {
+    "hw", hw_probe, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, se_drv_aes_cbc_mac,
+    se_drv_aead_encrypt, se_drv_aead_decrypt, se_ec_use_engine, se_drv_pk_x25519, se_drv_pk_mod,
+};
 
 const se_backend se_backend_hw_tls = {
     "hw", hw_probe_tls, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, NULL,

@@ -141,3 +141,13 @@ def test_wrong_anchor_is_refused(ready, pki, tmp_path, ca_name, error):
     assert r.returncode == 1 and r.report["exit_code"] == 3, r
     assert f"sensor: error {error}" in r.stdout, r
     assert rows == []
+
+
+@pytest.mark.parametrize("config", [CONFIG])
+def test_cbc_suite_is_refused(ready, pki):
+    """The node's protocol is built without the CBC suite (-DSE_TLS_NO_CBC): a node provisioned for
+    it stops before sending anything, naming the reason."""
+    r = provision.run_node(CONFIG, blob(pki, suite="cbc"), f"udp-connect:127.0.0.1:{provision.free_udp_port()}",
+                           TIMEOUT)
+    assert r.returncode == 1 and r.report["exit_code"] == 3, r
+    assert "sensor: error not_supported (dtls set-up)" in r.stdout and "alert" not in r.stdout, r
