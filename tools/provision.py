@@ -58,7 +58,8 @@ def fnv1a(data):
 def blob(ca, cert, key, server_name="localhost", now=None, readings=1, suite="ccm8", handshakes=1,
          mtu=0, record_size=0, retransmit_ms=0):
     """The provisioning blob. ca, cert, key: PEM file paths; suite: "ccm8", "gcm", "cbc" or a
-    number; now: Unix seconds (default: the host's clock); server_name None/"": no name check."""
+    number (the node's protocol build has no CBC: it refuses "cbc" with not_supported); now: Unix
+    seconds (default: the host's clock); server_name None/"": no name check."""
     suite = SUITES[suite] if isinstance(suite, str) else int(suite)
     fields = [(TAG["ca"], _pem_cert_der(ca)), (TAG["cert"], _pem_cert_der(cert)),
               (TAG["key"], _pem_key_raw(key)),
@@ -266,7 +267,7 @@ def _args(argv):
     ap.add_argument("--server-name", default="localhost")
     ap.add_argument("--now", type=int)
     ap.add_argument("--readings", type=int, default=1)
-    ap.add_argument("--suite", default="ccm8")
+    ap.add_argument("--suite", default="ccm8", help="ccm8 (default) or gcm (the node's build has no cbc)")
     ap.add_argument("--handshakes", type=int, default=1)
     ap.add_argument("--mtu", type=int, default=0)
     ap.add_argument("--record-size", type=int, default=0)

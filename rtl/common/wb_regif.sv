@@ -1,8 +1,9 @@
 // Wishbone B4 classic slave to register-block adapter: one register access per bus cycle, registered ack/err.
 // Byte addresses; the interconnect decodes the bits above AddrBits. An access takes two clocks:
 // the request cycle (the register block sees req_o) and the response cycle (ack_o or err_o).
-// The master must drop or change stb after the ack, as B4 classic requires: a bridge that kept
-// stb high would repeat the access (and its side effects: a CMD pulse, a DOUT3 pop).
+// A stb still high in the cycle after the ack is another access (B4 classic), with its side
+// effects (a CMD pulse, a DOUT3 pop): a master must drop it unless it means one. The node's
+// bridge holds it only for picorv32's back-to-back instruction fetches (rtl/soc/soc_cpu_bridge.sv).
 `default_nettype none
 
 module wb_regif #(

@@ -55,6 +55,20 @@ module soc_cpu_bridge (
   assign mem_ready_o = resp;
   assign mem_rdata_o = (wb_cyc_o && wb_ack_i) ? wb_dat_i : 32'h0;
 
+`ifndef SYNTHESIS
+  // What passing a held request on relies on: one still valid in the cycle after its response is
+  // an instruction fetch of another word (never a repeated load, store or register access).
+  logic        resp_q;
+  logic [31:0] resp_addr_q;
+  always_ff @(posedge clk_i) begin
+    resp_q      <= rst_ni && resp;
+    resp_addr_q <= mem_addr_i;
+    if (rst_ni && resp_q && mem_valid_i)
+      assert (mem_instr_i && wb_sel_o == 4'hf && !wb_we_o && mem_addr_i != resp_addr_q)
+        else $error("soc_cpu_bridge: request held after its response at %h", mem_addr_i);
+  end
+`endif
+
   // Sleep. picorv32 fetches an instruction before the previous one has finished: a load or store
   // makes its data access after fetching the next word, and a taken branch discards the word
   // fetched after it. So a fetched waitirq (waitirq_q) means sleep only once the bus has stayed

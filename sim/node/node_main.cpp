@@ -325,8 +325,16 @@ void Sim::on_events()
              true);
     } else if (t.cpu_trap_o) {
         // PicoRV32 has fetched the next word before it traps: cpu_pc_o is usually the trapping
-        // instruction + 4, so both are named.
+        // instruction + 4, so both are named. With the C extension instructions are 2 or 4 bytes
+        // and fetches whole words: the trapping one is only known to lie around the last fetch.
         uint32_t pc = t.cpu_pc_o, insn;
+        if (NODE_RVC) {
+            stop("trap", kStatusTrap,
+                 "cpu trap (illegal instruction or misaligned access) near pc " + hex32(pc) +
+                     " (last fetch; compressed code: the instruction is in the word before it or at it)",
+                 true);
+            return;
+        }
         std::string what = img_.word_at(pc - 4, &insn) ? "instruction " + hex32(insn) : "no instruction there in the ELF image";
         stop("trap", kStatusTrap,
              "cpu trap (illegal instruction or misaligned access) at pc " + hex32(pc - 4) + " (" + what +

@@ -43,18 +43,22 @@ static void convert(se_drv_ec_params *d, const se_ec_curve *c)
     *d = (se_drv_ec_params){runtime.v[0], runtime.v[1], runtime.v[2], runtime.v[3], runtime.v[4], runtime.v[5], pl, nl};
 }
 
-/* Run-time curves reach the conversion through this pointer, which se_ec_use_engine sets: firmware
- * that makes its curves with se_ec_curve_engine (built-in parameters, as they are) links none of it. */
+/* Run-time curves reach the conversion through this pointer, which se_ec_use_engine sets (it
+ * alone gives a curve without params the engine's ops): firmware that makes its curves with
+ * se_ec_curve_engine (built-in parameters, as they are) links none of it. */
 static void (*convert_runtime)(se_drv_ec_params *d, const se_ec_curve *c);
 
-/* The driver's view of c: a built-in curve's parameters as they are, a run-time curve's converted. */
+/* The driver's view of c: a built-in curve's parameters as they are, a run-time curve's converted
+ * (none at all, lengths 0, which the driver refuses, should the rule above ever break). */
 static const se_drv_ec_params *get_params(const se_ec_curve *c, se_drv_ec_params *d)
 {
     const se_ec_params *q = c->params;
     if (q != NULL)
         *d = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, q->p_len, q->n_len};
-    else
+    else if (convert_runtime != NULL)
         convert_runtime(d, c);
+    else
+        *d = (se_drv_ec_params){0};
     return d;
 }
 
@@ -227,6 +231,8 @@ se_status se_ec_use_engine(se_ec_curve *c)
         c->ops = &b_ops;
         return SE_OK;
     }
+    if (c->field_bytes > FB || c->n.bytes > FB) /* wider than the pk IP (an order above 2^256) */
+        return SE_ERR_BAD_PARAMS;                /* the curve keeps its software ops */
     se_drv_ec_params dp;
     convert_runtime = convert;
     se_status st = se_drv_pk_load_curve_g(get_params(c, &dp)); /* the engine ready: G's table for keys, signatures, verification */
@@ -240,7 +246,8 @@ se_status se_ec_curve_engine(se_ec_curve *c, const se_ec_params *q)
     memset(c, 0, sizeof *c);
     if (q == NULL)
         return SE_ERR_UNKNOWN_CURVE;
-    if (se_mod_init(&c->p, q->p, q->p_len) != SE_OK || se_mod_init(&c->n, q->n, q->n_len) != SE_OK)
+    if (se_mod_init(&c->p, q->p, q->p_len) != SE_OK || se_mod_init(&c->n, q->n, q->n_len) != SE_OK ||
+        c->p.bytes != q->p_len || c->n.bytes != q->n_len) /* no leading zero bytes */
         return SE_ERR_BAD_PARAMS;
     c->field_bytes = q->p_len;
     c->h = 1;

@@ -2,7 +2,8 @@
 recomputed here with the `cryptography` package (hashes, MACs, AES modes, AEAD, ECDSA, ECDH,
 X25519; ECDSA's RFC 6979 nonce by an independent implementation below) or, for the curves that
 package lacks (secp160r1, sect233r1), with OpenSSL's libcrypto (tests/ossl.py). The simulator's
-report must show the engine working in the sw+hw configs and idle in the sw ones.
+report must show the engine working in the sw+hw configs and idle in the sw ones. In the sw+hw
+configs the prime curves are the engine's alone (se_ec_curve_engine, as the sensor makes P-256).
 
 selftest.elf runs the whole set on the engine (sw+hw configs) but leaves the elliptic-curve lines,
 the 256-bit AEAD keys and the modular inversion out of the software configs: one P-256

@@ -5,6 +5,7 @@ by a wall-clock timeout, so a simulator that hangs fails the test instead of sta
 Exit statuses (sim/node): 0 SIM_EXIT 0, 1 SIM_EXIT nonzero, 2 bad ELF, 3 trap, 4 bus error,
 5 cycle budget."""
 import re
+import subprocess
 
 import pytest
 
@@ -17,13 +18,24 @@ def fault(node, cmd, *args, config=CONFIG):
     return node.run(sim, elf, ["--max-cycles", 5_000_000, *args], uart_input=cmd.encode(), timeout=TIMEOUT)
 
 
-def test_illegal_instruction_traps(node):
-    r = fault(node, "i")
+@pytest.mark.parametrize("config", [CONFIG, "sw+hw-rv32imc"])
+def test_illegal_instruction_traps(node, config):
+    r = fault(node, "i", config=config)
     assert r.returncode == 3, r
     err = r.stderr.lower()
-    assert "trap" in err and re.search(r"pc[ =:]*0x[0-9a-f]{8}", err), r
+    m = re.search(r"pc[ =:]*0x([0-9a-f]{8})", err)
+    assert "trap" in err and m, r
     assert r.report["reason"] == "trap" and r.report["exit_code"] is None, r.report
     assert "illegal instruction" in r.stdout  # the firmware got there
+    # where it was: faults.c names the instruction (unimp: 4 bytes, or 2 in compressed code)
+    nm = subprocess.run(["riscv64-unknown-elf-nm", str(node.elf_path(config, "faults"))], capture_output=True,
+                        text=True, check=True).stdout
+    at = next(int(ln.split()[0], 16) for ln in nm.splitlines() if ln.endswith(" faults_illegal"))
+    pc = int(m.group(1), 16)
+    if config.endswith("c"):  # "near pc": in the word before the last fetch or at it
+        assert "near pc" in err and pc - 4 <= at < pc + 4, (hex(at), r.stderr)
+    else:
+        assert pc == at, (hex(at), r.stderr)
 
 
 @pytest.mark.parametrize("cmd, addr, write", [("b", 0x40000000, True), ("r", 0x40000000, False),

@@ -22,7 +22,7 @@ int main(void)
     switch (cmd) {
     case 'i':
         printf("faults: illegal instruction\n");
-        __asm__ volatile("unimp");
+        __asm__ volatile(".globl faults_illegal\nfaults_illegal: unimp"); /* named for the test */
         break;
     case 'b':
         printf("faults: store to 0x%08lx\n", (unsigned long)unmapped);

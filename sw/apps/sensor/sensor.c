@@ -115,7 +115,9 @@ static void wait_rx(uint32_t ms)
 
 /* ---- output lines ------------------------------------------------------------------------- */
 
-/* Appends s or the decimal v at d; returns the new end (not terminated). */
+/* Appends s or the decimal v at d; returns the new end (not terminated). Unbounded: each line's
+ * buffer holds its longest form (names: node 31, suite 39, status and alert 23 characters;
+ * numbers 10 digits; the longest, the last line, 147 of its 160 bytes). */
 static char *cat(char *d, const char *s)
 {
     while (*s)

@@ -132,10 +132,12 @@ typedef struct {
     se_tls_role role;
     const se_backend *crypto;      /* where the crypto runs */
     se_hmac_drbg_ctx *rng;         /* seeded by the caller (OS entropy / the node's TRNG) */
-    /* secp256r1, initialised by the caller (se_ec_curve_builtin, then crypto->ec_curve) once and
-     * shared by all connections: ECDHE, ECDSA and certificate checks run on it. */
+    /* secp256r1, initialised by the caller once and shared by all connections (se_ec_curve_builtin,
+     * then crypto->ec_curve where the backend has one; or se_ec_curve_engine, se/ec_hw.h): ECDHE,
+     * ECDSA and certificate checks run on it. */
     const se_ec_curve *p256;
-    const uint16_t *suites;        /* enabled suites, preference order; NULL: CCM_8, GCM, CBC */
+    const uint16_t *suites;        /* enabled suites, preference order; NULL: CCM_8, GCM, CBC (not
+                                    * in a build without CBC) */
     size_t n_suites;
     /* Own certificate chain (leaf first, DER) and the leaf's P-256 private key (32 bytes).
      * Server: required. Client: optional (sent when the server asks). */
