@@ -60,12 +60,17 @@ module soc_cpu_bridge (
   // an instruction fetch of another word (never a repeated load, store or register access).
   logic        resp_q;
   logic [31:0] resp_addr_q;
-  always_ff @(posedge clk_i) begin
-    resp_q      <= rst_ni && resp;
-    resp_addr_q <= mem_addr_i;
-    if (rst_ni && resp_q && mem_valid_i)
-      assert (mem_instr_i && wb_sel_o == 4'hf && !wb_we_o && mem_addr_i != resp_addr_q)
-        else $error("soc_cpu_bridge: request held after its response at %h", mem_addr_i);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      resp_q      <= 1'b0;
+      resp_addr_q <= 32'h0;
+    end else begin
+      resp_q      <= resp;
+      resp_addr_q <= mem_addr_i;
+      if (resp_q && mem_valid_i)
+        assert (mem_instr_i && wb_sel_o == 4'hf && !wb_we_o && mem_addr_i != resp_addr_q)
+          else $error("soc_cpu_bridge: request held after its response at %h", mem_addr_i);
+    end
   end
 `endif
 
