@@ -8,8 +8,8 @@
  *   handshake  DTLS with the collector; the stack's phase hook becomes the simulator's phase markers
  *              (hello, cert_verify, key_exchange, finished, done); with handshakes = 2 a second
  *              handshake reuses the server certificate cached by the first (cached mode)
- *   app_data   N readings "<cn> seq=<i> temp=<t>C" (or N records of record_size bytes), then
- *              close_notify
+ *   app_data   N readings "<cn> seq=<i> temp=<t>C" (or N records of one record_size-byte pattern,
+ *              made beforehand), then close_notify
  *
  * One JSON line per handshake and a last one with the totals go to the UART for the host's tools;
  * a failure prints "sensor: error <status name>" and exits nonzero. The lines are put together
@@ -201,8 +201,18 @@ static int temperature(unsigned seq)
     return 215 + (int)((seq * 37u) % 21u) - 10;
 }
 
-/* Sends the readings (text) or records of record_size bytes (a byte pattern, for the bench). */
-static se_status send_data(void)
+/* Records of record_size bytes (the bench's cycles per byte): one byte pattern, made before the
+ * app_data phase so the phase counts the channel's work alone. rx is idle once established. */
+static size_t pattern(void)
+{
+    size_t len = prov.record_size < sizeof rx ? prov.record_size : sizeof rx;
+    for (size_t j = 0; j < len; j++)
+        rx[j] = (uint8_t)j;
+    return len;
+}
+
+/* Sends the readings (text) or records of pattern bytes. */
+static se_status send_data(size_t len)
 {
     se_status st = SE_OK;
     for (unsigned i = 1; st == SE_OK && i <= prov.readings; i++) {
@@ -215,9 +225,6 @@ static se_status send_data(void)
             e = cat(cat_u(cat(e, "."), t % 10u), "C");
             st = se_tls_write(&tls, (const uint8_t *)line, (size_t)(e - line));
         } else {
-            size_t len = prov.record_size < sizeof rx ? prov.record_size : sizeof rx;
-            for (size_t j = 0; j < len; j++) /* rx is idle once established */
-                rx[j] = (uint8_t)(i + j);
             st = se_tls_write(&tls, rx, len);
         }
     }
@@ -290,9 +297,10 @@ int main(void)
         e = cat(cat(e, cached ? ",\"cached\":1,\"suite\":\"" : ",\"cached\":0,\"suite\":\""), suite);
         say(l, cat(cat_u(cat(e, "\",\"cycles\":"), cycles), "}"));
         if (h == prov.handshakes) {
+            size_t len = prov.record_size ? pattern() : 0;
             node_marker("app_data");
             uint64_t t2 = node_cycles();
-            st = send_data();
+            st = send_data(len);
             cycles = (uint32_t)(node_cycles() - t2);
             node_marker(NULL);
             if (st != SE_OK)
