@@ -194,7 +194,7 @@ void se_mod_reduce(const se_mod *mod, se_bn *r, const se_bn *a)
     *r = acc;
 }
 
-se_status se_mod_init(se_mod *mod, const uint8_t *m, size_t len)
+se_status se_mod_set(se_mod *mod, const uint8_t *m, size_t len)
 {
     se_bn three;
     memset(mod, 0, sizeof *mod);
@@ -210,20 +210,37 @@ se_status se_mod_init(se_mod *mod, const uint8_t *m, size_t len)
     mod->bits = bits;
     mod->bytes = (bits + 7) / 8;
     mod->nlimbs = (bits + 31) / 32;
+    return SE_OK;
+}
+
+se_status se_mod_init(se_mod *mod, const uint8_t *m, size_t len)
+{
+    se_status st = se_mod_set(mod, m, len);
+    if (st != SE_OK)
+        return st;
+    const unsigned bits = mod->bits;
     /* m0inv = -m^-1 mod 2^32 by Newton iteration: x = x * (2 - m*x) doubles the good bits. */
     uint32_t x = 1;
     for (unsigned i = 0; i < 5; i++)
         x *= 2u - mod->m.v[0] * x;
     mod->m0inv = (uint32_t)0 - x;
-    /* R mod m, then R^2 mod m = (R mod m) * R by 32*nlimbs modular doublings. */
+    /* R mod m (R = 2^(32 nlimbs)): 2^(bits-1), below m (m is odd, not a power of two), doubled up
+     * to R. Then R^2 mod m, which is 2^s R for s = 32 nlimbs = o 2^k (o odd): o doublings give
+     * 2^o R, and each of k Montgomery squarings takes 2^e R to 2^(2e) R. P-256: 1 + 1 doublings
+     * and 8 products, where 2 x 256 doublings were. */
     se_bn r;
     memset(&r, 0, sizeof r);
-    r.v[0] = 1;
-    for (unsigned i = 0; i < 32 * mod->nlimbs; i++)
+    r.v[(bits - 1) / 32] = 1u << ((bits - 1) % 32);
+    for (unsigned i = bits - 1; i < 32 * mod->nlimbs; i++)
         se_mod_add(mod, &r, &r, &r);
     mod->one = r;
-    for (unsigned i = 0; i < 32 * mod->nlimbs; i++)
+    unsigned odd = 32 * mod->nlimbs, squarings = 0;
+    for (; (odd & 1u) == 0; odd >>= 1)
+        squarings++;
+    for (unsigned i = 0; i < odd; i++)
         se_mod_add(mod, &r, &r, &r);
+    for (unsigned i = 0; i < squarings; i++)
+        se_mod_mul(mod, &r, &r, &r);
     mod->rr = r;
     return SE_OK;
 }

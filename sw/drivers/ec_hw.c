@@ -246,7 +246,7 @@ se_status se_ec_curve_engine(se_ec_curve *c, const se_ec_params *q)
     memset(c, 0, sizeof *c);
     if (q == NULL)
         return SE_ERR_UNKNOWN_CURVE;
-    if (se_mod_init(&c->p, q->p, q->p_len) != SE_OK || se_mod_init(&c->n, q->n, q->n_len) != SE_OK ||
+    if (se_mod_set(&c->p, q->p, q->p_len) != SE_OK || se_mod_set(&c->n, q->n, q->n_len) != SE_OK ||
         c->p.bytes != q->p_len || c->n.bytes != q->n_len) /* no leading zero bytes */
         return SE_ERR_BAD_PARAMS;
     c->field_bytes = q->p_len;

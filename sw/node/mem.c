@@ -23,32 +23,38 @@ static int coaligned(const void *a, const void *b)
     return (((uintptr_t)a ^ (uintptr_t)b) & 3u) == 0;
 }
 
-/* Front to back: a word at a time once both pointers are aligned, which they can be when they
- * agree modulo 4 (after up to three single bytes); else four bytes per loop turn. No restrict:
- * memmove uses it for overlapping regions with dst below src, where each group of bytes is read
- * before anything at or above it is written. */
+/* Front to back, a word stored per loop turn: when dst and src agree modulo 4, after up to
+ * three single bytes, a word loaded per word stored; otherwise dst is aligned first and each
+ * word stored is put together from the two aligned source words it straddles (little-endian:
+ * the low bytes from the lower word). Those loads stay inside aligned words that hold source
+ * bytes, so they read nothing a byte-wise copy could not reach. No restrict: memmove uses it
+ * for overlapping regions with dst below src, where each source word is loaded before any
+ * store reaches it. */
 NO_LIBCALL __attribute__((always_inline)) static inline void copy_forward(uint8_t *d, const uint8_t *s, size_t n)
 {
-    if (coaligned(d, s)) {
-        for (; n > 0 && ((uintptr_t)d & 3u); n--)
+    if (n >= 8) {
+        for (; (uintptr_t)d & 3u; n--)
             *d++ = *s++;
-        for (; n >= 16; n -= 16, d += 16, s += 16) {
-            word a = ((const word *)s)[0], b = ((const word *)s)[1];
-            word c = ((const word *)s)[2], e = ((const word *)s)[3];
-            ((word *)d)[0] = a;
-            ((word *)d)[1] = b;
-            ((word *)d)[2] = c;
-            ((word *)d)[3] = e;
-        }
-        for (; n >= 4; n -= 4, d += 4, s += 4)
-            *(word *)d = *(const word *)s;
-    } else {
-        for (; n >= 4; n -= 4, d += 4, s += 4) {
-            uint8_t a = s[0], b = s[1], c = s[2], e = s[3];
-            d[0] = a;
-            d[1] = b;
-            d[2] = c;
-            d[3] = e;
+        if (coaligned(d, s)) {
+            for (; n >= 16; n -= 16, d += 16, s += 16) {
+                word a = ((const word *)s)[0], b = ((const word *)s)[1];
+                word c = ((const word *)s)[2], e = ((const word *)s)[3];
+                ((word *)d)[0] = a;
+                ((word *)d)[1] = b;
+                ((word *)d)[2] = c;
+                ((word *)d)[3] = e;
+            }
+            for (; n >= 4; n -= 4, d += 4, s += 4)
+                *(word *)d = *(const word *)s;
+        } else {
+            const unsigned lo_shift = 8u * ((uintptr_t)s & 3u), hi_shift = 32u - lo_shift;
+            const word *w = (const word *)(s - ((uintptr_t)s & 3u));
+            word lo = *w++;
+            for (; n >= 4; n -= 4, d += 4, s += 4) {
+                word hi = *w++;
+                *(word *)d = lo >> lo_shift | hi << hi_shift;
+                lo = hi;
+            }
         }
     }
     while (n--)
@@ -61,14 +67,14 @@ NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
     return dst;
 }
 
+/* Forward overlaps (dst below src) go to memcpy: this file's copies front to back, each source
+ * word loaded before a store can reach it (see copy_forward). */
 NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
-    if (d <= s || d >= s + n) {
-        copy_forward(d, s, n);
-        return dst;
-    }
+    if (d <= s || d >= s + n)
+        return memcpy(dst, src, n);
     d += n;
     s += n;
     if (coaligned(d, s)) {

@@ -29,8 +29,13 @@ typedef struct {
     unsigned bytes;
 } se_mod;
 
-/* m odd, 3 <= m < 2^256, given big-endian (leading zero bytes allowed); else SE_ERR_BAD_PARAMS. */
+/* m odd, 3 <= m < 2^256, given big-endian (leading zero bytes allowed); else SE_ERR_BAD_PARAMS.
+ * se_mod_init makes the whole modulus; se_mod_set only m and its size (rr, one and m0inv zero),
+ * enough for se_mod_add, se_mod_sub and se_mod_reduce but not for the Montgomery operations
+ * (se_mod_mul, se_mod_to_mont, se_mod_from_mont, se_mod_exp_mont, se_mod_inv): for a curve
+ * whose arithmetic is all on the engine (se_ec_curve_engine), which needs no R^2 mod m. */
 se_status se_mod_init(se_mod *mod, const uint8_t *m, size_t len);
+se_status se_mod_set(se_mod *mod, const uint8_t *m, size_t len);
 
 /* Big-endian bytes <-> bn. from_bytes: SE_ERR_BAD_LENGTH if the value needs more than
  * SE_BN_MAX_BYTES bytes (leading zeros are accepted). to_bytes writes exactly len bytes. */

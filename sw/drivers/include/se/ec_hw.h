@@ -14,7 +14,8 @@ se_status se_ec_use_engine(se_ec_curve *c);
 
 /* Makes the built-in prime curve of parameters q (&se_ec_secp256r1, se_ec_builtin_params(id))
  * for the engine alone: the parameters go to the pk IP as they are, with G's comb table (as
- * se_ec_use_engine), and the curve has no software operations (a, b, gx, gy stay 0). Firmware
+ * se_ec_use_engine), and the curve has no software operations (a, b, gx, gy stay 0; p and n are
+ * made by se_mod_set, without Montgomery constants). Firmware
  * whose curves all come from here links none of the library's software ECC (the sensor node).
  * SE_ERR_UNKNOWN_CURVE for q = NULL (the binary curves have no se_ec_params: the gf2m IP leans on
  * the library, se_ec_curve_builtin then se_ec_use_engine). */
