@@ -44,6 +44,22 @@ def table(report, readings):
           f"{report['cycles_per_second'] / 1e6:.2f} M cycles/s ({report['wall_seconds']:.0f} s)")
 
 
+def describe(l):
+    """The sensor's JSON line (numbers named by provision.NodeRun) in words."""
+    if "handshake" in l:
+        return (f"handshake {l['handshake']} {'cached' if l['cached'] else 'full'}, {l['suite']}, "
+                f"{l['cycles']:,} cycles (the table's handshake row and the done phase)")
+    if "app_data" in l:
+        return f"{l['app_data']} bytes of readings in {l['records']} records, {l['cycles']:,} cycles"
+    if "done" in l:
+        return (f"ok, {l['readings']} readings sent as {l['name']}, {l['retransmits']} retransmits, "
+                f"{l['dropped']} records dropped, {l['bytes_in']} bytes received")
+    if "error" in l:
+        alerts = "".join(f", {k.replace('_', ' ')} {l[k]}" for k in ("alert_sent", "alert_received") if k in l)
+        return f"error {l['error']} ({l['where']}){alerts}"
+    return str(l)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pki", default=str(ROOT / "build" / "demo"))
@@ -62,9 +78,8 @@ def main():
         print(f"    node: build/sim/{a.config.rsplit('-', 1)[1]}/node --elf build/fw/{a.config}/sensor.elf "
               f"--uart-rx --nic udp-connect:127.0.0.1:{col.port}  (provisioning blob of {len(data)} bytes on the UART)")
         r = provision.run_node(a.config, data, f"udp-connect:127.0.0.1:{col.port}", a.timeout, report=rep)
-        for line in r.stdout.splitlines():
-            if line.startswith("sensor:"):
-                print(f"    | {line}")
+        for line in r.lines:
+            print(f"    | sensor: {describe(line)}")
         if r.returncode != 0:
             print(r.stderr, col.output(), sep="\n")
             return 1

@@ -8,7 +8,8 @@ node simulator with it: used by tests/node/test_sensor.py, tools/demo.sh and too
 
 `run` feeds the blob to the node's UART and keeps stdin open until the node stops: at end of
 input the simulator would end a node that sleeps waiting for the network (sim/node: uart_eof).
-It prints the node's UART output and exits with the simulator's status.
+It prints the node's JSON lines with their numbers named (named()) and exits with the
+simulator's status.
 """
 import argparse
 import json
@@ -76,14 +77,39 @@ def blob(ca, cert, key, server_name="localhost", now=None, readings=1, suite="cc
     return MAGIC + struct.pack("<H", len(body)) + body + struct.pack("<I", fnv1a(body))
 
 
+_NAMES = {}
+
+
+def names(se=None):
+    """`se names`: {"status", "alert", "suite"} -> {number as text: name}, from the C library's own
+    tables (the firmware prints numbers: the names would cost the node's ROM)."""
+    if not _NAMES:
+        out = subprocess.run([str(se or ROOT / "build" / "host" / "se"), "names"], check=True,
+                             capture_output=True, text=True).stdout
+        _NAMES.update(json.loads(out))
+    return _NAMES
+
+
+def named(line):
+    """A JSON line of the sensor with its numbers named: "error" (an se_status number; a
+    provisioning problem comes as text already), "alert_sent", "alert_received" (TLS alerts) and
+    "suite" (the IANA number). A number without a name becomes "unknown(N)"."""
+    for key, table in (("error", "status"), ("alert_sent", "alert"), ("alert_received", "alert"),
+                       ("suite", "suite")):
+        v = line.get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            line[key] = names()[table].get(str(v), f"unknown({v})")
+    return line
+
+
 class NodeRun:
     """A finished node run: returncode, stdout (UART), stderr, report (dict or None), the JSON
-    lines the firmware printed (lines), wall seconds."""
+    lines the firmware printed (lines, numbers named: named()), wall seconds."""
 
     def __init__(self, returncode, stdout, stderr, report, seconds):
         self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
         self.report, self.seconds = report, seconds
-        self.lines = [json.loads(l) for l in stdout.splitlines() if l.startswith("{")]
+        self.lines = [named(json.loads(l)) for l in stdout.splitlines() if l.startswith("{")]
 
     def __repr__(self):
         return f"<NodeRun status {self.returncode}, stderr {self.stderr[-600:]!r}, stdout {self.stdout[-800:]!r}>"
@@ -293,7 +319,7 @@ def main(argv=None):
     if not a.nic:
         sys.exit("provision.py run: --nic is required")
     r = run_node(a.config, data, a.nic, a.timeout, report=a.report, profile=a.profile, noengine=a.noengine)
-    sys.stdout.write(r.stdout)
+    sys.stdout.write("".join(json.dumps(l) + "\n" for l in r.lines))
     sys.stderr.write(r.stderr)
     return r.returncode
 

@@ -88,7 +88,11 @@ void se_sha256_set_compress(se_sha256_compress_fn fn)
 static void compress(uint32_t h[8], const uint8_t *block)
 {
     if (compress_hook == NULL || compress_hook(h, block) != SE_OK)
+#ifdef SE_SHA256_NO_SOFTWARE
+        se_fatal(SE_ERR_BACKEND); /* no software to fall back on (se/sha256.h) */
+#else
         se_sha256_compress(h, block);
+#endif
 }
 
 void se_sha256_init(se_sha256_ctx *ctx)

@@ -59,21 +59,33 @@ static se_status wait_status(uint32_t bit, uint32_t want)
     return se_drv_wait(SE_HAL_SHA_BASE + SE_SHA_STATUS, bit, want);
 }
 
-/* Writes n (< 64 for FINAL, else 64) bytes zero-padded to DIN and issues op. A whole block goes
- * to DIN straight from the caller's buffer; a part is padded in a local copy, wiped after. */
+/* n < 64 bytes into DIN, zero-padded to a block, straight from the caller's bytes: the whole
+ * words, the last part word put together in a register, then zero words (no copy in memory is
+ * left to wipe; n is public). */
+static void write_part(const uint8_t *p, size_t n)
+{
+    uint32_t i = 0;
+    for (; 4 * i + 4 <= n; i++)
+        wr(SE_SHA_DIN(i), DIN_LE ? se_drv_load_le32(p + 4 * i) : se_drv_load_be32(p + 4 * i));
+    if (4 * i < n) {
+        uint32_t w = 0;
+        for (uint32_t j = 0; 4 * i + j < n; j++)
+            w |= (uint32_t)p[4 * i + j] << (DIN_LE ? 8 * j : 24 - 8 * j);
+        wr(SE_SHA_DIN(i++), w);
+    }
+    for (; i < BLK / 4; i++)
+        wr(SE_SHA_DIN(i), 0);
+}
+
+/* Writes n (< 64 for FINAL, else 64) bytes zero-padded to DIN and issues op. */
 static se_status command(uint32_t op, const uint8_t *blk, size_t n)
 {
     se_status st;
 
-    if (n == BLK) {
+    if (n == BLK)
         write_block(blk);
-    } else {
-        uint32_t w[BLK / 4] = {0};
-        if (n > 0)
-            memcpy(w, blk, n);
-        write_block((const uint8_t *)w);
-        se_ct_wipe(w, sizeof w);
-    }
+    else
+        write_part(blk, n);
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, (op << SE_SHA_CMD_OP_SHIFT) | ((uint32_t)(n % BLK) << SE_SHA_CMD_BYTES_SHIFT));

@@ -1,4 +1,4 @@
-# Firmware of the node (included by the top Makefile after RV_CC, RV_CFLAGS, RV_DRV_FLAGS, BUILD, GEN,
+# Firmware of the node (included by the top Makefile after RV_CC, RV_CFLAGS(_<arch>), RV_DRV_FLAGS, BUILD, GEN,
 # $(GEN)/regs.stamp and the per-arch library rules). Every app is built for the five configs into
 # $(BUILD)/fw/<config>/<app>.{elf,map,size}: <config> is sw-<arch> (the crypto library alone,
 # SE_FW_HW=0) or sw+hw-<arch> (the engine drivers, SE_FW_HW=1), <arch> rv32i, rv32im or rv32imc
@@ -18,13 +18,13 @@ FW_LD       := sw/node/link.ld
 fw_arch = $(lastword $(subst -, ,$(1)))
 fw_hw   = $(if $(findstring +hw-,$(1)),1,0)
 # -MMD: header dependencies (generated ones included) come from the compiler.
-fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_DRV_FLAGS) -Isw/node/include \
+fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) $(RV_DRV_FLAGS) -Isw/node/include \
             $(PROTO_FLAGS) $(NODE_TLS_FLAGS) \
             -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP
 # Own start.S and link.ld instead of picolibc's crt0 and picolibc.ld; integer-only printf (no
 # floating point, no %ll) keeps the ROM small. The defsym picks it directly: the specs' switch
 # (-DPICOLIBC_INTEGER_PRINTF_SCANF) would also pull in scanf (~2 KiB), which no app uses.
-fw_ldflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) -nostartfiles -T $(FW_LD) \
+fw_ldflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) -nostartfiles -T $(FW_LD) \
              -Wl,--defsym=vfprintf=__i_vfprintf -Wl,--gc-sections
 fw_node_obj = $(patsubst sw/node/%,$(BUILD)/fw/$(1)/node/%.o,$(basename $(FW_NODE_SRC)))
 

@@ -6,8 +6,8 @@
 #if SE_FW_HW
 #include "se/drv.h"
 #include "se/ec_hw.h"
-#include "se/sha256.h"
 #endif
+#include "se/sha256.h"
 
 #define BIT(n) (1u << (n))
 
@@ -58,6 +58,16 @@ _Noreturn void node_exit(int code)
     SYSCTL(SIM_EXIT) = (uint32_t)code;
     for (;;) /* the simulator has stopped; a chip would stay here */
         node_sleep();
+}
+
+_Noreturn void se_fatal(se_status st)
+{
+    const unsigned v = (unsigned)st % 100u; /* se_status numbers have two digits at most */
+    const char num[3] = {(char)('0' + v / 10u), (char)('0' + v % 10u), 0};
+    uart_puts("{\"fatal\":");
+    uart_puts(v >= 10u ? num : num + 1);
+    uart_puts("}\n");
+    node_exit(NODE_EXIT_FATAL);
 }
 
 uint32_t node_trng32(void)
@@ -118,10 +128,11 @@ static int stdio_get(FILE *f)
     return uart_getc();
 }
 
+/* used: only picolibc (outside link-time optimisation, RV_CFLAGS_rv32imc) refers to them. */
 static FILE node_stdio = FDEV_SETUP_STREAM(stdio_put, stdio_get, NULL, _FDEV_SETUP_RW);
-FILE *const stdin = &node_stdio;
-FILE *const stdout = &node_stdio;
-FILE *const stderr = &node_stdio;
+__attribute__((used)) FILE *const stdin = &node_stdio;
+__attribute__((used)) FILE *const stdout = &node_stdio;
+__attribute__((used)) FILE *const stderr = &node_stdio;
 
 /* ---- NIC ---- */
 

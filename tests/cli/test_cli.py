@@ -92,3 +92,21 @@ def test_rtl_backend_runs_engine_ops_and_declines_the_rest():
     assert out[1]["x"] == "%064x" % q.x and out[1]["y"] == "%064x" % q.y
     assert out[2] == {"error": "not_supported", "id": 3}
     assert p.returncode == 1
+
+
+def test_names_are_the_registries():
+    """`se names` (the numbers the node prints -> names): cipher suites by their IANA numbers
+    (RFC 7251, RFC 5289), alerts by RFC 5246 7.2 / RFC 8446's certificate_required, and the status
+    names the batch mode answers with."""
+    p = run(["names"])
+    assert p.returncode == 0, p.stderr
+    n = json.loads(p.stdout)
+    assert n["suite"] == {"49326": "TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8",
+                          "49195": "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+                          "49187": "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256"}
+    assert {n["alert"][k] for k in ("0", "20", "42", "48", "51", "116")} == {
+        "close_notify", "bad_record_mac", "bad_certificate", "unknown_ca", "decrypt_error", "certificate_required"}
+    assert n["alert"]["42"] == "bad_certificate" and n["alert"]["48"] == "unknown_ca"
+    assert n["status"]["0"] == "ok" and len(set(n["status"].values())) == len(n["status"])
+    bad = run(["batch"], '{"op":"sha256","msg":"6"}\n')
+    assert json.loads(bad.stdout)["error"] in n["status"].values()

@@ -69,7 +69,8 @@ def test_readings_reach_the_collector(ready, config, pki, tmp_path):
         assert col.wait(30) == 0, col.output()
         rows = col.rows()
     assert rows == [("node-1", p) for p in readings(3)], rows
-    assert "sensor: ok, 3 readings sent as node-1" in r.stdout, r
+    done = r.lines[-1]
+    assert done["done"] == 1 and done["readings"] == 3 and done["name"] == "node-1", r.lines
     hs = provision.handshakes(r.report)
     assert len(hs) == 1 and hs[0]["cycles"] > 0 and not r.lines[0]["cached"], (hs, r.lines)
     for name in ("hello", "cert_verify", "key_exchange", "finished"):
@@ -139,7 +140,9 @@ def test_wrong_anchor_is_refused(ready, pki, tmp_path, ca_name, error):
         r = provision.run_node(CONFIG, blob(pki, ca=other), f"udp-connect:127.0.0.1:{col.port}", TIMEOUT)
         rows = col.rows()
     assert r.returncode == 1 and r.report["exit_code"] == 3, r
-    assert f"sensor: error {error}" in r.stdout, r
+    assert r.lines[-1]["error"] == error and r.lines[-1]["where"] == "dtls", r.lines
+    alert = "unknown_ca" if error == "cert_unknown_ca" else "bad_certificate"  # RFC 5246 7.2.2
+    assert r.lines[-1]["alert_sent"] == alert and "alert_received" not in r.lines[-1], r.lines
     assert rows == []
 
 
@@ -150,4 +153,4 @@ def test_cbc_suite_is_refused(ready, pki):
     r = provision.run_node(CONFIG, blob(pki, suite="cbc"), f"udp-connect:127.0.0.1:{provision.free_udp_port()}",
                            TIMEOUT)
     assert r.returncode == 1 and r.report["exit_code"] == 3, r
-    assert "sensor: error not_supported (dtls set-up)" in r.stdout and "alert" not in r.stdout, r
+    assert r.lines == [{"error": "not_supported", "where": "dtls set-up", "stack_peak": r.lines[0]["stack_peak"]}], r.lines

@@ -4,10 +4,16 @@ by a wall-clock timeout, so a simulator that hangs fails the test instead of sta
 
 Exit statuses (sim/node): 0 SIM_EXIT 0, 1 SIM_EXIT nonzero, 2 bad ELF, 3 trap, 4 bus error,
 5 cycle budget."""
+import hashlib
+import os
 import re
 import subprocess
+import sys
 
 import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+import provision  # noqa: E402  (names: `se names`)
 
 CONFIG = "sw-rv32im"
 TIMEOUT = 60
@@ -71,6 +77,21 @@ def test_clean_exit(node, config):
     assert r.stdout == "ok\n"
     assert r.report["reason"] == "exit" and r.report["exit_code"] == 0, r.report
     assert r.report["engine_busy_cycles"] == {"aes": 0, "sha": 0, "pk": 0, "gf2m": 0}
+
+
+@pytest.mark.parametrize("config", ["sw+hw-rv32im", "sw+hw-rv32imc"])
+def test_failed_sha_engine(node, config):
+    """A SHA-256 compression the engine's hook fails: the library hashes in software instead, or,
+    where it is built without software SHA-256 (SE_SHA256_NO_SOFTWARE: rv32imc), stops the node
+    with se_fatal (exit code 70, NODE_EXIT_FATAL) rather than go on with a wrong hash."""
+    r = fault(node, "h", config=config)
+    if config.endswith("c"):
+        backend_error = next(k for k, v in provision.names()["status"].items() if v == "backend_error")
+        assert r.returncode == 1 and r.report["exit_code"] == 70, r
+        assert r.stdout == f'{{"fatal":{backend_error}}}\n', r
+    else:
+        assert r.returncode == 0, r
+        assert r.stdout == f"faults: sha256 {hashlib.sha256(b'abc').hexdigest()}\n", r
 
 
 def test_not_an_elf(node, tmp_path):

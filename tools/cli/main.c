@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "se/tls.h"
 
 extern const char *cli_failed_field;
 
@@ -134,11 +135,39 @@ static int human(const char *opname, int argc, char **argv)
     return ok ? 0 : 1;
 }
 
+/* `se names`: the names of status codes, TLS alerts and cipher suites as one JSON object of
+ * number -> name maps. The node's firmware prints the numbers (names cost it ROM); the host's
+ * tools (tools/provision.py) name them with this. */
+static int names(void)
+{
+    const char *sep = "";
+    printf("{\"status\":{");
+    for (int st = 0; st < SE_STATUS_COUNT; st++, sep = ",")
+        printf("%s\"%d\":\"%s\"", sep, st, se_status_name((se_status)st));
+    printf("},\"alert\":{");
+    sep = "";
+    for (int a = 0; a < 256; a++)
+        if (strcmp(se_tls_alert_name(a), "unknown") != 0) {
+            printf("%s\"%d\":\"%s\"", sep, a, se_tls_alert_name(a));
+            sep = ",";
+        }
+    printf("},\"suite\":{");
+    sep = "";
+    for (unsigned id = 0; id <= 0xffffu; id++)
+        if (strcmp(se_tls_suite_name((uint16_t)id), "unknown") != 0) {
+            printf("%s\"%u\":\"%s\"", sep, id, se_tls_suite_name((uint16_t)id));
+            sep = ",";
+        }
+    printf("}}\n");
+    return 0;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: se [--backend B] [--node C] batch            JSON lines in, JSON lines out\n"
                "       se [--backend B] [--node C] OP --field value  one operation, fields as flags\n"
                "       se ops                                        list operations and their fields\n"
+               "       se names                                      status, alert and suite numbers -> names (JSON)\n"
                "backends: sw (default, the C library), rtl (the engine drivers on a Verilator model of\n"
                "          the engine), soc (each operation inside the simulated node: CPU, firmware,\n"
                "          drivers and engine; hmac_drbg answers not_supported on rtl and soc)\n"
@@ -183,6 +212,8 @@ int main(int argc, char **argv)
     for (size_t p = 0; cli_programs[p].name != NULL; p++)
         if (strcmp(argv[i], cli_programs[p].name) == 0)
             return cli_programs[p].main(argc - i, argv + i);
+    if (strcmp(argv[i], "names") == 0)
+        return names();
     if (strcmp(argv[i], "ops") == 0) {
         for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
             for (const cli_op *op = tables[t]; op->name != NULL; op++)

@@ -7,14 +7,24 @@
  *   s  spins forever                -> the cycle budget runs out (status 5)
  *   e  exits with code 7            -> status 1, code 7 in the report
  *   o  prints "ok", exits with 0    -> status 0
+ *   h  SHA-256("abc") with a compression hook that always fails: the library's software
+ *      fallback prints the digest (status 0), or, built with SE_SHA256_NO_SOFTWARE (rv32imc),
+ *      se_fatal stops the node: {"fatal":<SE_ERR_BACKEND>}, exit code NODE_EXIT_FATAL
  * Before a faulting access it prints the address it is about to use. */
 #include <stdio.h>
 
 #include "node/node.h"
+#include "se/sha256.h"
 
 /* Volatile, so the compiler neither folds the accesses nor reasons about constant addresses. */
 static volatile uintptr_t unmapped = 0x40000000u;
 static volatile uintptr_t rom_word = 0x00000400u;
+
+static se_status broken_compress(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES])
+{
+    (void)h, (void)block;
+    return SE_ERR_BACKEND;
+}
 
 int main(void)
 {
@@ -46,6 +56,16 @@ int main(void)
     case 'o':
         printf("ok\n");
         return 0;
+    case 'h': {
+        uint8_t d[SE_SHA256_DIGEST_BYTES];
+        se_sha256_set_compress(broken_compress);
+        se_sha256((const uint8_t *)"abc", 3, d);
+        printf("faults: sha256 ");
+        for (size_t i = 0; i < sizeof d; i++)
+            printf("%02x", d[i]);
+        printf("\n");
+        return 0;
+    }
     default:
         printf("faults: unknown command 0x%02x\n", cmd & 0xff);
         return 2;

@@ -11,9 +11,11 @@
  *   app_data   N readings "<cn> seq=<i> temp=<t>C" (or N records of one record_size-byte pattern,
  *              made beforehand), then close_notify
  *
- * One JSON line per handshake and a last one with the totals go to the UART for the host's tools;
- * a failure prints "sensor: error <status name>" and exits nonzero. The lines are put together
- * by hand (say, cat, cat_u below): picolibc's smallest printf is 1.7 KiB of code. */
+ * The UART gets JSON lines only: one per handshake, one for the data, a last one with the totals,
+ * or on failure one with the error and a nonzero exit. Status codes, TLS alerts and suites go out
+ * as numbers, which the host's tools name (`se names`, tools/provision.py): the names would be
+ * ~2 KiB of the node's ROM. The lines are put together by hand (cat, cat_u below): picolibc's
+ * smallest printf is 1.7 KiB of code. */
 #include <string.h>
 
 #include "node/node.h"
@@ -116,8 +118,8 @@ static void wait_rx(uint32_t ms)
 /* ---- output lines ------------------------------------------------------------------------- */
 
 /* Appends s or the decimal v at d; returns the new end (not terminated). Unbounded: each line's
- * buffer holds its longest form (names: node 31, suite 39, status and alert 23 characters;
- * numbers 10 digits; the longest, the last line, 147 of its 160 bytes). */
+ * buffer holds its longest form (the node's name 31 characters, a provisioning problem 25,
+ * numbers 10 digits; the longest, the last line, 191 of its 200 bytes). */
 static char *cat(char *d, const char *s)
 {
     while (*s)
@@ -147,28 +149,28 @@ static void say(char *buf, char *end)
 
 /* ---- the run ------------------------------------------------------------------------------- */
 
-static _Noreturn void fail(int code, const char *what, const char *why)
+/* Appends ,"key":a for an alert a sent or received (a < 0: none). */
+static char *alert(char *d, const char *key, int a)
 {
-    char l[120], *e;
-    node_marker(NULL);
-    e = cat(cat(l, "sensor: error "), why);
-    say(l, cat(cat(cat(e, " ("), what), ")"));
-    e = cat(cat(l, "{\"error\":\""), why);
-    e = cat_u(cat(e, "\",\"stack_peak\":"), node_stack_peak());
-    say(l, cat(e, "}"));
-    node_exit(code);
+    return a < 0 ? d : cat_u(cat(d, key), (uint32_t)a);
 }
 
-/* The error of a failed connection, with the alerts that went either way. */
-static _Noreturn void tls_fail(se_status st)
+/* The failure line, then the exit: {"error":E,"where":"W"[,"alert_sent":A][,"alert_received":A],
+ * "stack_peak":N}. E is the se_status number, or the provisioning problem in quotes (reason);
+ * the alerts (numbers too) only where the connection had begun (alerts). */
+static _Noreturn void fail(int code, const char *where, const char *reason, se_status st, int alerts)
 {
-    char l[64];
-    int peer = se_tls_peer_alert(&tls), sent = se_tls_sent_alert(&tls);
-    if (peer >= 0)
-        say(l, cat(cat(l, "sensor: peer sent alert "), se_tls_alert_name(peer)));
-    if (sent >= 0)
-        say(l, cat(cat(l, "sensor: sent alert "), se_tls_alert_name(sent)));
-    fail(EXIT_TLS, "dtls", se_status_name(st));
+    char l[160], *e = cat(l, "{\"error\":");
+    node_marker(NULL);
+    e = reason ? cat(cat(cat(e, "\""), reason), "\"") : cat_u(e, (uint32_t)st);
+    e = cat(cat(cat(e, ",\"where\":\""), where), "\"");
+    if (alerts) {
+        e = alert(e, ",\"alert_sent\":", se_tls_sent_alert(&tls));
+        e = alert(e, ",\"alert_received\":", se_tls_peer_alert(&tls));
+    }
+    e = cat_u(cat(e, ",\"stack_peak\":"), node_stack_peak());
+    say(l, cat(e, "}"));
+    node_exit(code);
 }
 
 /* One DTLS handshake: until ESTABLISHED, feeding datagrams and running the retransmission timer,
@@ -177,7 +179,7 @@ static se_status handshake(const se_tls_config *cfg, const se_tls_io *io)
 {
     se_status st = se_tls_init(&tls, cfg, io);
     if (st != SE_OK) /* refused before anything was sent (a suite this build left out): no alerts */
-        fail(EXIT_TLS, "dtls set-up", se_status_name(st));
+        fail(EXIT_TLS, "dtls set-up", NULL, st, 0);
     st = se_tls_start(&tls);
     while (st == SE_OK && se_tls_get_state(&tls) == SE_TLS_HANDSHAKING) {
         size_t n = nic_recv(rx, sizeof rx);
@@ -248,9 +250,9 @@ int main(void)
     node_marker("provision");
     const char *why = sensor_provision(&prov, prov_buf);
     if (why)
-        fail(EXIT_PROVISION, "provisioning", why);
+        fail(EXIT_PROVISION, "provisioning", why, SE_OK, 0);
     if (!name_from_cert())
-        fail(EXIT_PROVISION, "provisioning", "bad node certificate");
+        fail(EXIT_PROVISION, "provisioning", "bad node certificate", SE_OK, 0);
 
     /* The DRBG: 32 bytes of entropy and a 16-byte nonce from the trng model. */
     node_marker("setup");
@@ -267,7 +269,7 @@ int main(void)
         st = node_p256(&p256);
     node_marker(NULL);
     if (st != SE_OK)
-        fail(EXIT_SETUP, "setup", se_status_name(st));
+        fail(EXIT_SETUP, "setup", NULL, st, 0);
 
     const uint8_t *anchors[1] = {prov.ca}, *chain[1] = {prov.cert};
     size_t anchor_len[1] = {prov.ca_len}, chain_len[1] = {prov.cert_len};
@@ -281,21 +283,17 @@ int main(void)
     };
     se_tls_io io = {.send = io_send, .now_ms = io_now_ms, .on_data = io_data, .phase = io_phase};
 
-    char l[160], *e;
+    char l[200], *e;
     for (unsigned h = 1; h <= prov.handshakes; h++) {
         uint64_t t0 = node_cycles();
         st = handshake(&cfg, &io);
         if (st != SE_OK)
-            tls_fail(st);
+            fail(EXIT_TLS, "dtls", NULL, st, 1);
         uint32_t cycles = (uint32_t)(node_cycles() - t0);
-        int cached = se_tls_used_cache(&tls);
-        const char *suite = se_tls_suite_name(se_tls_suite(&tls));
-        e = cat_u(cat(l, "sensor: handshake "), h);
-        e = cat(cat(e, cached ? " cached, " : " full, "), suite);
-        say(l, cat(cat_u(cat(e, ", "), cycles), " cycles"));
         e = cat_u(cat(l, "{\"handshake\":"), h);
-        e = cat(cat(e, cached ? ",\"cached\":1,\"suite\":\"" : ",\"cached\":0,\"suite\":\""), suite);
-        say(l, cat(cat_u(cat(e, "\",\"cycles\":"), cycles), "}"));
+        e = cat_u(cat(e, ",\"cached\":"), (uint32_t)se_tls_used_cache(&tls));
+        e = cat_u(cat(e, ",\"suite\":"), se_tls_suite(&tls));
+        say(l, cat(cat_u(cat(e, ",\"cycles\":"), cycles), "}"));
         if (h == prov.handshakes) {
             size_t len = prov.record_size ? pattern() : 0;
             node_marker("app_data");
@@ -304,7 +302,7 @@ int main(void)
             cycles = (uint32_t)(node_cycles() - t2);
             node_marker(NULL);
             if (st != SE_OK)
-                tls_fail(st);
+                fail(EXIT_TLS, "dtls", NULL, st, 1);
             e = cat_u(cat(l, "{\"app_data\":"), se_tls_get_stats(&tls)->app_bytes_out);
             e = cat_u(cat(e, ",\"records\":"), prov.readings);
             e = cat_u(cat(e, ",\"cycles\":"), cycles);
@@ -314,16 +312,15 @@ int main(void)
         st = se_tls_close(&tls);
         node_marker(NULL);
         if (st != SE_OK)
-            tls_fail(st);
+            fail(EXIT_TLS, "dtls", NULL, st, 1);
     }
     const se_tls_stats *s = se_tls_get_stats(&tls);
-    e = cat_u(cat(l, "sensor: ok, "), prov.readings);
-    e = cat(cat(e, " readings sent as "), node_name);
-    e = cat_u(cat(e, ", "), s->retransmits);
-    e = cat_u(cat(e, " retransmits, "), s->dropped_bad_mac + s->dropped_replay + s->dropped_malformed + rx_too_long);
-    e = cat_u(cat(e, " records dropped, "), data_in);
-    say(l, cat(e, " bytes received"));
-    e = cat_u(cat(l, "{\"done\":1,\"stack_peak\":"), node_stack_peak());
+    e = cat_u(cat(l, "{\"done\":1,\"readings\":"), prov.readings);
+    e = cat(cat(cat(e, ",\"name\":\""), node_name), "\"");
+    e = cat_u(cat(e, ",\"retransmits\":"), s->retransmits);
+    e = cat_u(cat(e, ",\"dropped\":"), s->dropped_bad_mac + s->dropped_replay + s->dropped_malformed + rx_too_long);
+    e = cat_u(cat(e, ",\"bytes_in\":"), data_in);
+    e = cat_u(cat(e, ",\"stack_peak\":"), node_stack_peak());
     e = cat_u(cat(e, ",\"stack_size\":"), node_stack_size());
     say(l, cat(e, "}"));
     return EXIT_OK;

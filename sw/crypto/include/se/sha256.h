@@ -30,9 +30,18 @@ void se_sha256_compress(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES
  * no HMAC hook is set or a message exceeds SE_HMAC_CAT_BYTES) compress their blocks: software
  * by default; firmware with the engine installs the SHA IP's driver (se_drv_sha256_compress).
  * fn must leave h unchanged when it fails, the block is then compressed in software. NULL
- * restores software. Process-wide: set it once at start-up. */
+ * restores software. Process-wide: set it once at start-up.
+ *
+ * Built with SE_SHA256_NO_SOFTWARE (firmware whose SHA-256 is the engine's alone: the node's
+ * rv32imc build, RV_CFLAGS_rv32imc), the contexts link no software compression: a block the hook
+ * cannot compress (no hook, or an engine fault) ends in se_fatal(SE_ERR_BACKEND), never in a
+ * wrong hash that would reach a MAC, the DRBG or a signature's nonce. */
 typedef se_status (*se_sha256_compress_fn)(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES]);
 void se_sha256_set_compress(se_sha256_compress_fn fn);
+
+/* A failure the library cannot recover from (SE_SHA256_NO_SOFTWARE builds only). The platform
+ * provides it, and it must not return: the node's (sw/node/node.c) reports it and stops. */
+_Noreturn void se_fatal(se_status st);
 
 typedef struct {
     se_sha256_ctx inner;

@@ -77,6 +77,9 @@ void node_marker(const char *name);
 /* Stops the simulation with this exit code (sysctl SIM_EXIT); main's return value ends here too. */
 _Noreturn void node_exit(int code);
 
+/* The exit code of se_fatal (se/sha256.h), which prints {"fatal":<se_status number>} first. */
+#define NODE_EXIT_FATAL 70
+
 /* 32 bits from the trng. SIMULATION MODEL: a seeded xorshift64*, not an entropy source. */
 uint32_t node_trng32(void);
 
