@@ -26,6 +26,7 @@
 /* The node's nominal clock: turns cycles into the milliseconds of the DTLS timers. */
 #define SENSOR_CLOCK_HZ 50000000u
 #define CYCLES_PER_MS (SENSOR_CLOCK_HZ / 1000u)
+_Static_assert(CYCLES_PER_MS < 65536u, "io_now_ms divides by 16-bit digits");
 /* Largest datagram taken from the NIC, the size the stack sends (a longer one is dropped, counted:
  * peers must keep to the same MTU, as the collector's default and s_server -mtu 1200 do). */
 #define RX_MAX SE_TLS_MAX_MTU
@@ -56,24 +57,22 @@ static int io_send(void *ctx, const uint8_t *buf, size_t len)
     return nic_send(buf, len) == len ? 0 : -1;
 }
 
-/* Milliseconds since boot at the nominal clock, advanced from the cycles since the last call with
- * 32-bit divisions only (a 64-bit one would link 1 KiB of libgcc). */
+/* Milliseconds since boot at the nominal clock (modulo 2^32): the 64-bit cycle count divided by
+ * CYCLES_PER_MS (below 2^16) a 16-bit digit at a time, so each step is a 32-bit division (a 64-bit
+ * one would link 1 KiB of libgcc). */
 static uint32_t io_now_ms(void *ctx)
 {
-    static uint64_t base; /* cycle count at clock_ms */
-    static uint32_t clock_ms;
+    const uint64_t c = node_cycles();
+    const uint32_t hi = (uint32_t)(c >> 32), lo = (uint32_t)c;
+    const uint32_t digit[4] = {hi >> 16, hi & 0xffffu, lo >> 16, lo & 0xffffu};
+    uint32_t q = 0, r = 0;
     (void)ctx;
-    uint64_t d = node_cycles() - base;
-    while (d >> 31) { /* 2^31 cycles or more since the last call: hours of software ECC */
-        const uint32_t step = 0x80000000u / CYCLES_PER_MS;
-        clock_ms += step;
-        base += (uint64_t)step * CYCLES_PER_MS;
-        d -= (uint64_t)step * CYCLES_PER_MS;
+    for (unsigned i = 0; i < 4; i++) {
+        uint32_t cur = r << 16 | digit[i]; /* r < CYCLES_PER_MS < 2^16: no overflow */
+        q = q << 16 | cur / CYCLES_PER_MS;
+        r = cur % CYCLES_PER_MS;
     }
-    uint32_t whole = (uint32_t)d / CYCLES_PER_MS;
-    clock_ms += whole;
-    base += (uint64_t)whole * CYCLES_PER_MS;
-    return clock_ms;
+    return q;
 }
 
 static void io_data(void *ctx, const uint8_t *buf, size_t len)
