@@ -48,7 +48,8 @@ def describe(l):
     """The sensor's JSON line (numbers named by provision.NodeRun) in words."""
     if "handshake" in l:
         return (f"handshake {l['handshake']} {'cached' if l['cached'] else 'full'}, {l['suite']}, "
-                f"{l['cycles']:,} cycles (the table's handshake row and the done phase)")
+                f"{l['cycles']:,} cycles from se_tls_init to established (the sensor's own count; the "
+                "table's handshake row counts from the hello marker)")
     if "app_data" in l:
         return f"{l['app_data']} bytes of readings in {l['records']} records, {l['cycles']:,} cycles"
     if "done" in l:

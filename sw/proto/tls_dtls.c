@@ -43,8 +43,7 @@ se_status tls_msg_end(se_tls *t, uint8_t type, tls_wr *w)
     put_be(h + 1, w->len, 3);
     if (is_dtls(t)) {
         put_be(h + 4, t->seq_hs_out++, 2);
-        put_be(h + 6, 0, 3);            /* fragment_offset */
-        put_be(h + 9, w->len, 3);       /* fragment_length: the whole message */
+        put_be(h + 6, w->len, 6);       /* fragment_offset 0, fragment_length: the whole message */
     }
     se_sha256_update(&t->transcript, h, hl + w->len);
     t->flight_len += 3 + hl + w->len;
@@ -96,8 +95,7 @@ static se_status flight_emit(se_tls *t)
                     break;
                 room = left < room ? left : room;
                 memcpy(fh, m, 6); /* type, length, message_seq */
-                put_be(fh + 6, fo, 3);
-                put_be(fh + 9, room, 3);
+                put_be(fh + 6, (uint64_t)fo << 24 | room, 6); /* fragment_offset, fragment_length */
                 st = tls_record(t, CT_HANDSHAKE, epoch, fh, 12, body + fo, room);
                 fo += room;
             } while (st == SE_OK && fo < blen);
@@ -184,7 +182,7 @@ static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag,
     uint32_t mlen = be24(h + 1), mseq = be16(h + 4), off = be24(h + 6), flen = be24(h + 9);
 
     /* The server's first ClientHello (the one with the cookie) sets both message_seqs. */
-    if (t->hs == HS_S_CH && !(t->flags & F_SEQ_SET) && !old && type == HT_CLIENT_HELLO) {
+    if (is_server(t) && t->hs == HS_S_CH && !(t->flags & F_SEQ_SET) && !old && type == HT_CLIENT_HELLO) {
         t->seq_hs_in = (uint16_t)mseq;
         t->seq_hs_out = (uint16_t)mseq;
         t->flags |= F_SEQ_SET;
@@ -217,8 +215,7 @@ static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag,
     /* Complete: the header as one unfragmented message (what the transcript hashes). */
     t->hs_busy = 0;
     memcpy(t->buf, h, 6);
-    put_be(t->buf + 6, 0, 3);
-    put_be(t->buf + 9, mlen, 3);
+    put_be(t->buf + 6, mlen, 6); /* fragment_offset 0, fragment_length mlen */
     t->seq_hs_in++;
     t->timer_on = 0; /* the peer's next flight has begun: ours arrived */
     return tls_hs_message(t);

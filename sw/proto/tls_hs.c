@@ -112,7 +112,7 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
         lens[n++] = one.n;
     }
     if (n == 0) {
-        if (c->role == SE_TLS_CLIENT)
+        if (!is_server(t))
             return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
         if (c->client_auth == SE_TLS_CLIENT_CERT_REQUIRED)
             return tls_fail(t, SE_ERR_TLS_CERT_REQUIRED, SE_TLS_ALERT_HANDSHAKE_FAILURE);
@@ -121,7 +121,7 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
     tls_phase(t, "cert_verify");
     /* Cached-certificate mode: the same leaf as last time needs no chain verification. */
     t->used_cache = 0;
-    if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
+    if (!is_server(t) && c->cache != NULL) {
         if ((st = c->crypto->sha256(certs[0], lens[0], fp)) != SE_OK)
             return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
         const se_tls_cert_cache *cc = c->cache;
@@ -144,13 +144,13 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
     if (!t->used_cache) {
         st = se_x509_verify_chain(c->crypto, c->p256, certs, lens, n, c->anchors, c->anchor_len,
                                   c->n_anchors, c->now,
-                                  c->role == SE_TLS_CLIENT ? c->server_name : NULL, t->peer_key);
+                                  is_server(t) ? NULL : c->server_name, t->peer_key);
         if (st != SE_OK)
             return tls_fail(t, st, cert_alert(st));
         if ((st = se_x509_parse(&leaf, certs[0], lens[0])) != SE_OK)
             return tls_fail(t, st, cert_alert(st));
         set_peer_cn(t, leaf.cn, leaf.cn_len);
-        if (c->role == SE_TLS_CLIENT && c->cache != NULL) {
+        if (!is_server(t) && c->cache != NULL) {
             size_t name_len = c->server_name != NULL ? strlen(c->server_name) : 0;
             se_tls_cert_cache *cc = c->cache;
             memcpy(cc->fingerprint, fp, 32);
@@ -233,7 +233,7 @@ static se_status finished_msg(se_tls *t)
     se_status st = tls_flight_ccs(t);
 
     if (st == SE_OK)
-        st = tls_finished(t, t->cfg->role == SE_TLS_SERVER, vd);
+        st = tls_finished(t, is_server(t), vd);
     if (st != SE_OK)
         return st;
     if (t->cfg->faults & SE_TLS_FAULT_BAD_FINISHED)
@@ -254,7 +254,7 @@ static void established(se_tls *t)
     /* After the phases: the cached server key's comb table (on the engine: made in the
      * background, for the next handshake's ServerKeyExchange verification; SE_OK at once when it
      * is there already). A hint: a failure leaves the plain verification. */
-    if (t->cfg->role == SE_TLS_CLIENT && t->cfg->cache != NULL && t->cfg->cache->valid)
+    if (!is_server(t) && t->cfg->cache != NULL && t->cfg->cache->valid)
         (void)se_ecdsa_remember_key(t->cfg->p256, t->cfg->cache->pub, 65);
 }
 
@@ -266,14 +266,14 @@ static se_status on_finished(se_tls *t, const uint8_t *body)
 
     if (t->hs_len != 12)
         return decode_error(t);
-    if (t->cfg->role == SE_TLS_SERVER)
+    if (is_server(t))
         tls_phase(t, "finished");
-    if ((st = tls_finished(t, t->cfg->role == SE_TLS_CLIENT, expect)) != SE_OK)
+    if ((st = tls_finished(t, !is_server(t), expect)) != SE_OK)
         return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     if (!se_ct_equal(expect, body, 12))
         return tls_fail(t, SE_ERR_TLS_BAD_FINISHED, SE_TLS_ALERT_DECRYPT_ERROR);
     se_sha256_update(&t->transcript, body - (is_dtls(t) ? 12 : 4), (is_dtls(t) ? 12 : 4) + 12);
-    if (!TLS_CLIENT_ONLY && t->cfg->role == SE_TLS_SERVER) {
+    if (is_server(t)) {
         /* Our CCS + Finished; kept to answer a repeated client flight (DTLS). */
         tls_flight_reset(t);
         st = finished_msg(t);
@@ -287,13 +287,18 @@ static se_status on_finished(se_tls *t, const uint8_t *body)
 }
 
 /* ---- client ----------------------------------------------------------------------------- */
-static const uint8_t ch_ext[] = {
+/* The end of our ClientHello, after the cipher suites: compression methods and extensions (a
+ * server takes its answers from them). */
+static const uint8_t ch_tail[] = {
+    0x01, 0x00,                                     /* compression_methods: null only */
+    0x00, 31,                                       /* extensions: the 31 bytes below */
     0x00, 0x0a, 0x00, 0x04, 0x00, 0x02, 0x00, 0x17, /* supported_groups: secp256r1 */
     0x00, 0x0b, 0x00, 0x02, 0x01, 0x00,             /* ec_point_formats: uncompressed */
     0x00, 0x0d, 0x00, 0x04, 0x00, 0x02, 0x04, 0x03, /* signature_algorithms: ecdsa_secp256r1_sha256 */
     0x00, 0x17, 0x00, 0x00,                         /* extended_master_secret */
     0xff, 0x01, 0x00, 0x01, 0x00,                   /* renegotiation_info: initial handshake */
 };
+_Static_assert(sizeof ch_tail == 4 + 31, "ch_tail's extensions length");
 
 se_status tls_send_client_hello(se_tls *t)
 {
@@ -314,9 +319,7 @@ se_status tls_send_client_hello(se_tls *t)
     wr_uint(&w, (uint32_t)(2 * n), 2);
     for (size_t i = 0; i < n; i++)
         wr_uint(&w, s[i], 2);
-    wr_uint(&w, 0x0100, 2); /* compression: null only */
-    wr_uint(&w, sizeof ch_ext, 2);
-    wr_bytes(&w, ch_ext, sizeof ch_ext);
+    wr_bytes(&w, ch_tail, sizeof ch_tail);
     st = tls_msg_end(t, HT_CLIENT_HELLO, &w);
     return st == SE_OK ? tls_flight_send(t, 1) : st;
 }
@@ -489,6 +492,8 @@ static se_status on_server_hello_done(se_tls *t)
 
 /* ---- server (left out with -DSE_TLS_NO_SERVER: a client-only node) ---------------------- */
 #ifndef SE_TLS_NO_SERVER
+static const uint8_t *const ch_ext = ch_tail + 4; /* the ClientHello's extensions */
+
 static se_status server_flight(se_tls *t)
 {
     const se_tls_config *c = t->cfg;
@@ -635,9 +640,9 @@ static se_status on_client_key_exchange(se_tls *t, tls_rd *r)
  * ClientHello with a no_renegotiation warning; anything else is unexpected_message. */
 static se_status post_handshake(se_tls *t, uint8_t type)
 {
-    if (t->cfg->role == SE_TLS_CLIENT && type == HT_HELLO_REQUEST)
+    if (!is_server(t) && type == HT_HELLO_REQUEST)
         return SE_OK;
-    if (t->cfg->role == SE_TLS_SERVER && type == HT_CLIENT_HELLO) {
+    if (is_server(t) && type == HT_CLIENT_HELLO) {
         se_status st = tls_alert(t, 1, SE_TLS_ALERT_NO_RENEGOTIATION);
         return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
     }
@@ -710,9 +715,9 @@ se_status tls_hs_message(se_tls *t)
             return SE_OK;
         }
         break;
+    case HS_S_FIN:
 #endif
     case HS_C_FIN:
-    case HS_S_FIN:
         if (type == HT_FINISHED)
             return on_finished(t, body);
         break;

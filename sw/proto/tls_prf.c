@@ -14,16 +14,23 @@ uint32_t rd_u8(tls_rd *r)
     return *r->p++;
 }
 
+/* A big-endian number of `bytes` bytes (1..3). */
+static uint32_t rd_uint(tls_rd *r, int bytes)
+{
+    uint32_t v = 0;
+    while (bytes-- > 0)
+        v = v << 8 | rd_u8(r);
+    return v;
+}
+
 uint32_t rd_u16(tls_rd *r)
 {
-    uint32_t v = rd_u8(r) << 8;
-    return v | rd_u8(r);
+    return rd_uint(r, 2);
 }
 
 uint32_t rd_u24(tls_rd *r)
 {
-    uint32_t v = rd_u16(r) << 8;
-    return v | rd_u8(r);
+    return rd_uint(r, 3);
 }
 
 const uint8_t *rd_bytes(tls_rd *r, size_t k)
@@ -42,7 +49,7 @@ const uint8_t *rd_bytes(tls_rd *r, size_t k)
 tls_rd rd_vec(tls_rd *r, int len_bytes)
 {
     tls_rd v = {r->p, 0, 0};
-    size_t k = len_bytes == 1 ? rd_u8(r) : len_bytes == 2 ? rd_u16(r) : rd_u24(r);
+    size_t k = rd_uint(r, len_bytes);
     v.p = rd_bytes(r, k);
     v.n = r->bad ? 0 : k;
     v.bad = r->bad;
@@ -106,8 +113,8 @@ se_status tls_derive_keys(se_tls *t, const uint8_t pms[32])
 {
     const se_backend *be = t->cfg->crypto;
     uint8_t seed[64], kb[96];
-    se_tls_keys *c = t->cfg->role == SE_TLS_CLIENT ? &t->wr : &t->rd; /* client_write */
-    se_tls_keys *s = t->cfg->role == SE_TLS_CLIENT ? &t->rd : &t->wr; /* server_write */
+    se_tls_keys *c = is_server(t) ? &t->rd : &t->wr; /* client_write */
+    se_tls_keys *s = is_server(t) ? &t->wr : &t->rd; /* server_write */
     se_status st;
 
     st = tls_prf(be, pms, 32, "extended master secret", t->session_hash, 32, t->master, 48);

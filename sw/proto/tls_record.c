@@ -39,8 +39,7 @@ static void pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uin
 {
     put_be(ph, seq_num, 8);
     ph[8] = type;
-    put_be(ph + 9, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
-    put_be(ph + 11, len, 2);
+    put_be(ph + 9, (is_dtls(t) ? DTLS_VERSION : TLS_VERSION) << 16 | len, 4); /* version || length */
 }
 
 static se_drv_aead_mode aead_mode(uint16_t suite)
@@ -263,13 +262,14 @@ se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int o
             return bad_record(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
         /* Only where the handshake expects it, between whole messages (DTLS: a CCS anywhere
          * else is a retransmission and ignored). */
-        if ((t->hs != HS_C_CCS && t->hs != HS_S_CCS) || (!is_dtls(t) && t->hs_got != 0)) {
+        if (t->hs != (is_server(t) ? HS_S_CCS : HS_C_CCS) || (!is_dtls(t) && t->hs_got != 0)) {
             if (is_dtls(t))
                 return SE_OK;
             return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
         }
         t->epoch_in = 1;
-        t->seq_in = 0;
+        if (!is_dtls(t))
+            t->seq_in = 0; /* (DTLS records carry theirs) */
         t->win_any = 0;
         t->hs_busy = 0; /* a DTLS message begun in epoch 0 does not continue in epoch 1 */
         t->hs++;
@@ -287,26 +287,38 @@ se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int o
 }
 
 /* ---- DTLS: one datagram, any number of records ----------------------------------------- */
+/* The replay window: 64 bits in two 32-bit words, so that no 64-bit shift by a variable is
+ * needed (a libgcc call on rv32). */
 static int replay_seen(const se_tls *t, uint64_t seq)
 {
+    uint64_t d = t->win_top - seq;
+
     if (!t->win_any || seq > t->win_top)
         return 0;
-    return t->win_top - seq >= 64 || ((t->win_bits >> (t->win_top - seq)) & 1u);
+    return d >= 64 || ((t->win_bits[d / 32] >> (d % 32)) & 1u);
 }
 
+/* Marks seq (not seen, replay_seen says) as seen. */
 static void replay_mark(se_tls *t, uint64_t seq)
 {
+    uint32_t d;
+
     if (!t->win_any) {
         t->win_any = 1;
         t->win_top = seq;
-        t->win_bits = 1;
-    } else if (seq > t->win_top) {
-        uint64_t d = seq - t->win_top;
-        t->win_bits = (d >= 64 ? 0 : t->win_bits << d) | 1u;
-        t->win_top = seq;
-    } else {
-        t->win_bits |= (uint64_t)1 << (t->win_top - seq);
+        t->win_bits[0] = t->win_bits[1] = 0;
     }
+    if (seq > t->win_top) {
+        /* Slide the window up to seq, a bit at a time (records mostly come in order; after 64
+         * bits it is empty). */
+        for (d = seq - t->win_top < 64 ? (uint32_t)(seq - t->win_top) : 64; d > 0; d--) {
+            t->win_bits[1] = t->win_bits[1] << 1 | t->win_bits[0] >> 31;
+            t->win_bits[0] <<= 1;
+        }
+        t->win_top = seq;
+    }
+    d = (uint32_t)(t->win_top - seq); /* < 64: not seen */
+    t->win_bits[d / 32] |= 1u << (d % 32);
 }
 
 /* Where protected records are decrypted: the end of the shared buffer (tls_ctx.h). */
@@ -338,7 +350,7 @@ static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t n)
     if (epoch == 0) {
         /* Server: the ServerHello's record number follows the (second) ClientHello's, so it
          * cannot collide with the stateless HelloVerifyRequest's (RFC 6347 4.2.1). */
-        if (t->hs == HS_S_CH && !(t->flags & F_SEQ_SET) && seq < ((uint64_t)1 << 47))
+        if (is_server(t) && t->hs == HS_S_CH && !(t->flags & F_SEQ_SET) && seq < ((uint64_t)1 << 47))
             t->seq_out[0] = seq;
         replay_mark(t, seq);
         t->stats.records_in++;

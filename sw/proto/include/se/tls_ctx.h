@@ -62,7 +62,7 @@ struct se_tls {
     uint64_t seq_out[2];
     uint64_t seq_in;          /* TLS: next implicit sequence number */
     uint64_t win_top;         /* DTLS: highest sequence number accepted in epoch_in */
-    uint64_t win_bits;        /* bit i: win_top - i seen */
+    uint32_t win_bits[2];     /* bit i % 32 of word i / 32: win_top - i seen */
     uint8_t win_any;          /* a record of epoch_in has been accepted */
 
     /* Handshake messages: sequence numbers (DTLS), the message being reassembled. */
