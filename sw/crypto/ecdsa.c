@@ -14,10 +14,11 @@ static void bits2int(se_bn *r, const uint8_t *h, size_t len, unsigned qlen)
         take = len;
     se_bn_from_bytes(r, h, take);
     unsigned extra = (unsigned)(8 * take) > qlen ? (unsigned)(8 * take) - qlen : 0;
-    for (unsigned i = 0; i < SE_BN_LIMBS; i++) {
-        uint32_t hi = i + 1 < SE_BN_LIMBS ? r->v[i + 1] : 0;
-        r->v[i] = extra ? (r->v[i] >> extra) | (hi << (32 - extra)) : r->v[i];
-    }
+    if (extra == 0) /* public: a function of the lengths */
+        return;
+    for (unsigned i = 0; i + 1 < SE_BN_LIMBS; i++)
+        r->v[i] = (r->v[i] >> extra) | (r->v[i + 1] << (32 - extra));
+    r->v[SE_BN_LIMBS - 1] >>= extra;
 }
 
 /* x -> x mod n for x < 2n (one masked subtraction). */

@@ -40,6 +40,13 @@ static inline void store_be32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
+/* n words to 4 n bytes, big-endian. */
+static void store_words(uint8_t *p, const uint32_t *w, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        store_be32(p + 4 * i, w[i]);
+}
+
 void se_sha256_compress(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES])
 {
     /* A 16-word rolling schedule keeps the stack small on the node. */
@@ -134,11 +141,10 @@ void se_sha256_final(se_sha256_ctx *ctx, uint8_t digest[SE_SHA256_DIGEST_BYTES])
 
     /* The bit length as two big-endian words, by constant shifts (a variable 64-bit shift per byte
      * was a library call each on RV32). */
-    store_be32(pad + pad_len, (uint32_t)(ctx->total_bytes >> 29));
-    store_be32(pad + pad_len + 4, (uint32_t)ctx->total_bytes << 3);
+    const uint32_t bits[2] = {(uint32_t)(ctx->total_bytes >> 29), (uint32_t)ctx->total_bytes << 3};
+    store_words(pad + pad_len, bits, 2);
     se_sha256_update(ctx, pad, pad_len + 8);
-    for (unsigned i = 0; i < 8; i++)
-        store_be32(digest + 4 * i, ctx->h[i]);
+    store_words(digest, ctx->h, 8);
     se_ct_wipe(ctx, sizeof *ctx);
 }
 

@@ -168,13 +168,15 @@ se_status se_drv_aes_probe(void)
 se_status se_drv_aes_crypt(se_drv_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
                            const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out)
 {
-    static const uint32_t modes[] = {SE_AES_CTRL_MODE_ECB, SE_AES_CTRL_MODE_CBC, SE_AES_CTRL_MODE_CTR,
-                                     SE_AES_CTRL_MODE_OFB};
+    /* The driver's modes are the engine's CTRL.MODE values. */
+    _Static_assert(SE_DRV_ECB == SE_AES_CTRL_MODE_ECB && SE_DRV_CBC == SE_AES_CTRL_MODE_CBC &&
+                       SE_DRV_CTR == SE_AES_CTRL_MODE_CTR && SE_DRV_OFB == SE_AES_CTRL_MODE_OFB,
+                   "se_drv_aes_mode is CTRL.MODE");
     se_status st;
 
     if ((mode == SE_DRV_ECB || mode == SE_DRV_CBC) && len % BLK != 0)
         return SE_ERR_BAD_LENGTH;
-    if ((st = init(modes[mode], decrypt, key, key_len, mode == SE_DRV_ECB ? NULL : iv, 0)) == SE_OK &&
+    if ((st = init((uint32_t)mode, decrypt, key, key_len, mode == SE_DRV_ECB ? NULL : iv, 0)) == SE_OK &&
         (st = data_blocks(in, len, out)) == SE_OK)
         st = finish();
     wipe_key();
@@ -209,9 +211,9 @@ static se_status aad_blocks(const uint8_t *aad, size_t len)
 }
 
 /* CCM (SP 800-38C A.2): B0, then the AAD with its length prefix, zero-padded to whole blocks,
- * sent as AAD commands; the engine's CBC-MAC absorbs them. Returns A0 (counter block 0) in a0. */
+ * sent as AAD commands; the engine's CBC-MAC absorbs them. */
 static se_status ccm_header(const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                            size_t len, size_t tag_len, uint8_t a0[BLK])
+                            size_t len, size_t tag_len)
 {
     size_t q = 15 - nonce_len;
     uint8_t b[BLK] = {0};
@@ -224,9 +226,6 @@ static se_status ccm_header(const uint8_t *nonce, size_t nonce_len, const uint8_
         b[15 - i] = (uint8_t)(len >> (8 * i));
     if ((st = command(SE_AES_CMD_OP_AAD, b, BLK)) != SE_OK)
         return st;
-    memset(a0, 0, BLK);
-    a0[0] = (uint8_t)(q - 1);
-    memcpy(a0 + 1, nonce, nonce_len);
     if (aad_len == 0)
         return SE_OK;
     /* The length prefix: 2 bytes below 0xff00, else 0xfffe and 4 bytes; aead_check refuses AAD
@@ -305,11 +304,11 @@ static se_status aead_start(se_drv_aead_mode mode, int decrypt, const uint8_t *k
             st = finish(); /* STATUS.RESULT keeps only the last result: check the header's */
         return st;
     }
-    /* CCM: INIT needs A0 in IV, which ccm_header computes without the engine; build it first. */
+    /* CCM: INIT takes A0 (counter block 0: flags q - 1, the nonce, a zero counter) in IV. */
     iv[0] = (uint8_t)(14 - nonce_len);
     memcpy(iv + 1, nonce, nonce_len);
     if ((st = init(SE_AES_CTRL_MODE_CCM, decrypt, key, key_len, iv, tag_len)) == SE_OK &&
-        (st = ccm_header(nonce, nonce_len, aad, aad_len, len, tag_len, iv)) == SE_OK)
+        (st = ccm_header(nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK)
         st = finish();
     return st;
 }

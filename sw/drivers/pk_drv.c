@@ -119,10 +119,10 @@ static se_status get(uint32_t slot, uint8_t *v, size_t len)
 /* Zeroes the working slots (keys, nonces, intermediates) and DOUT, then DIN; the curve stays. */
 static se_status clear(se_status st)
 {
-    static const uint8_t zero[SLOT_BYTES];
     if (command(SE_PK_CMD_OP_CLEAR, 0, 0) != PK_ST_OK)
         return SE_ERR_BACKEND;
-    se_drv_write_words(SE_HAL_PK_BASE + SE_PK_DIN(0), zero, SLOT_BYTES / 4);
+    for (uint32_t i = 0; i < SLOT_BYTES / 4; i++)
+        wr(SE_PK_DIN(i), 0);
     return st;
 }
 
@@ -184,8 +184,11 @@ se_status se_drv_pk_probe(void)
 se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
 {
     settle();
+    /* The values in slot order: slot i takes src[i]. */
+    _Static_assert(PK_SLOT_P == 0 && PK_SLOT_N == 1 && PK_SLOT_A == 2 && PK_SLOT_B == 3 &&
+                       PK_SLOT_GX == 4 && PK_SLOT_GY == 5,
+                   "the curve's slots are 0..5 in the order of src");
     const uint8_t *const src[6] = {c->p, c->n, c->a, c->b, c->gx, c->gy};
-    static const uint32_t slot[6] = {PK_SLOT_P, PK_SLOT_N, PK_SLOT_A, PK_SLOT_B, PK_SLOT_GX, PK_SLOT_GY};
     se_status st = SE_OK;
 
     if (c->p_len == 0 || c->p_len > SLOT_BYTES || c->n_len == 0 || c->n_len > SLOT_BYTES)
@@ -194,13 +197,16 @@ se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
     int same = loaded.p_len == c->p_len && loaded.n_len == c->n_len &&
                (rd(SE_PK_STATUS) & BIT(CURVE)) != 0;
     for (unsigned i = 0; i < 6 && same; i++)
-        same = memcmp(loaded.v[i], src[i], i == 1 ? c->n_len : c->p_len) == 0;
+        same = memcmp(loaded.v[i], src[i], i == PK_SLOT_N ? c->n_len : c->p_len) == 0;
     if (same)
         return SE_OK;
     loaded.p_len = 0;
     loaded.key_table = 0; /* a new curve empties the engine's cache */
-    for (unsigned i = 0; i < 6 && st == SE_OK; i++)
-        st = put(slot[i], src[i], i == 1 ? c->n_len : c->p_len);
+    for (unsigned i = 0; i < 6 && st == SE_OK; i++) {
+        size_t len = i == PK_SLOT_N ? c->n_len : c->p_len;
+        memcpy(loaded.v[i], src[i], len); /* kept: valid once p_len is set below */
+        st = put(i, src[i], len);
+    }
     if (st == SE_OK)
         st = run(PK_PROG_FIELD);
     if (st == SE_OK)
@@ -208,8 +214,6 @@ se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
     if (st == SE_OK)
         st = run(PK_PROG_CURVE);
     if (st == SE_OK) {
-        for (unsigned i = 0; i < 6; i++)
-            memcpy(loaded.v[i], src[i], i == 1 ? c->n_len : c->p_len);
         loaded.p_len = c->p_len;
         loaded.n_len = c->n_len;
         loaded.g_table = 0;
@@ -343,14 +347,20 @@ se_status se_drv_pk_ecdsa_sign_start(const se_drv_ec_params *c, const uint8_t *d
     return run_start(st, G_ENTRY, PK_PROG_ECDSA_SIGN, c->n_len);
 }
 
+/* Does KEY_ENTRY hold the table of the key (x, y)? */
+static int key_loaded(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y)
+{
+    return loaded.key_table && memcmp(loaded.key, x, c->p_len) == 0 &&
+           memcmp(loaded.key + c->p_len, y, c->p_len) == 0;
+}
+
 /* A remembered key: PRECOMP into KEY_ENTRY, left running (settle records it). Public values. */
 se_status se_drv_pk_remember_key(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y)
 {
     se_status st = se_drv_pk_load_curve_g(c); /* settles; the joint comb needs G's table too */
     if (st != SE_OK)
         return st;
-    if (loaded.key_table && memcmp(loaded.key, x, c->p_len) == 0 &&
-        memcmp(loaded.key + c->p_len, y, c->p_len) == 0)
+    if (key_loaded(c, x, y))
         return SE_OK;
     loaded.key_table = 0;
     memcpy(loaded.key, x, c->p_len);
@@ -365,8 +375,7 @@ se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, co
 {
     se_status st = se_drv_pk_load_curve_g(c); /* u1 G by the comb; settles */
     /* the remembered key: u1 G + u2 Q by one joint comb over both tables */
-    int joint = loaded.key_table && memcmp(loaded.key, x, c->p_len) == 0 &&
-                memcmp(loaded.key + c->p_len, y, c->p_len) == 0;
+    int joint = key_loaded(c, x, y);
     if (st == SE_OK)
         st = put_point(c, x, y);
     if (st == SE_OK)

@@ -79,6 +79,12 @@ static int der_get(der *r, unsigned tag, der *v)
     return left(r) > 0 && r->p[0] == tag && der_any(r, &t, v) == 0 ? 0 : -1;
 }
 
+/* The next element, which must have this tag and be the last one in r. */
+static int der_last(der *r, unsigned tag, der *v)
+{
+    return der_get(r, tag, v) == 0 && left(r) == 0 ? 0 : -1;
+}
+
 /* An OPTIONAL element: 1 if present (read into *v), 0 if absent, -1 if malformed. */
 static int der_opt(der *r, unsigned tag, der *v)
 {
@@ -106,6 +112,16 @@ static int der_uint(der *r, uint8_t *out, size_t n)
     return 0;
 }
 
+/* An AlgorithmIdentifier SEQUENCE that must be exactly `want` (whole DER): malformed DER is
+ * SE_ERR_CERT_MALFORMED, another algorithm SE_ERR_CERT_UNSUPPORTED. */
+static se_status der_alg(der *r, const uint8_t *want, size_t want_len)
+{
+    const uint8_t *start = r->p;
+    der v;
+    NEED(der_get(r, T_SEQ, &v) == 0);
+    return same(start, (size_t)(r->p - start), want, want_len) ? SE_OK : SE_ERR_CERT_UNSUPPORTED;
+}
+
 /* BOOLEAN TRUE; DER never encodes FALSE where it is the DEFAULT, so FALSE is malformed too. */
 static int der_true(der *r)
 {
@@ -124,32 +140,28 @@ static unsigned two_digits(const uint8_t *p)
  * both in UTC with seconds and no fraction, as RFC 5280 4.1.2.5 requires. */
 static int der_time(der *r, int64_t *t)
 {
-    static const uint8_t max[6] = {99, 12, 31, 23, 59, 59};
-    unsigned f[6], tag, i; /* year (2 digits more for GeneralizedTime), month, day, h, m, s */
+    /* century (GeneralizedTime only), year in the century, month, day, h, m, s */
+    static const uint8_t max[7] = {99, 99, 12, 31, 23, 59, 59};
+    unsigned f[7], tag, i;
     der v;
     if (der_any(r, &tag, &v) != 0 || left(&v) != (tag == T_GEN ? 15u : 13u) ||
         (tag != T_UTC && tag != T_GEN) || v.end[-1] != 'Z')
         return -1;
-    unsigned century = 0;
-    if (tag == T_GEN) {
-        century = two_digits(v.p);
-        v.p += 2;
-    }
-    for (i = 0; i < 6; i++, v.p += 2) {
+    for (i = tag == T_GEN ? 0 : 1; i < 7; i++, v.p += 2) {
         f[i] = two_digits(v.p);
-        if (f[i] > max[i] || century > 99 || (i >= 1 && i <= 2 && f[i] == 0))
+        if (f[i] > max[i] || (i >= 2 && i <= 3 && f[i] == 0))
             return -1;
     }
-    unsigned y = tag == T_GEN ? century * 100u + f[0] : f[0] + (f[0] < 50 ? 2000u : 1900u);
-    unsigned mo = f[1], leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    unsigned y = tag == T_GEN ? f[0] * 100u + f[1] : f[1] + (f[1] < 50 ? 2000u : 1900u);
+    unsigned mo = f[2], leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
     /* day within its month: 30 days hath September, April, June and November */
-    if (y == 0 || f[2] > (mo == 2 ? 28 + leap : mo == 4 || mo == 6 || mo == 9 || mo == 11 ? 30u : 31u))
+    if (y == 0 || f[3] > (mo == 2 ? 28 + leap : mo == 4 || mo == 6 || mo == 9 || mo == 11 ? 30u : 31u))
         return -1;
     /* Days since 1970-01-01, counting years from March so that the leap day comes last. */
     long yy = (long)y - (mo <= 2);
     long days = 365 * yy + yy / 4 - yy / 100 + yy / 400 + (long)((153 * ((mo + 9) % 12) + 2) / 5) +
-                (long)f[2] - 1 - 719468;
-    *t = (int64_t)days * 86400 + (int64_t)(f[3] * 3600 + f[4] * 60 + f[5]);
+                (long)f[3] - 1 - 719468;
+    *t = (int64_t)days * 86400 + (int64_t)(f[4] * 3600 + f[5] * 60 + f[6]);
     return 0;
 }
 
@@ -188,7 +200,7 @@ static se_status parse_extension(se_x509 *c, unsigned id, der v)
     uint8_t b;
     switch (id) {
     case ID_CE_BASIC_CONSTRAINTS: /* SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLen INTEGER OPT } */
-        NEED(der_get(&v, T_SEQ, &seq) == 0 && left(&v) == 0);
+        NEED(der_last(&v, T_SEQ, &seq) == 0);
         if (left(&seq) > 0 && seq.p[0] == T_BOOL) {
             NEED(der_true(&seq) == 0);
             c->is_ca = 1;
@@ -203,7 +215,7 @@ static se_status parse_extension(se_x509 *c, unsigned id, der v)
         NEED(left(&seq) == 0);
         return SE_OK;
     case ID_CE_KEY_USAGE: /* BIT STRING, bit 0 = the first bit on the wire */
-        NEED(der_get(&v, T_BITS, &seq) == 0 && left(&v) == 0);
+        NEED(der_last(&v, T_BITS, &seq) == 0);
         NEED(left(&seq) >= 1 && left(&seq) <= 3 && seq.p[0] < 8);
         NEED(left(&seq) > 1 || seq.p[0] == 0);
         NEED((seq.end[-1] & ((1u << seq.p[0]) - 1u)) == 0 || left(&seq) == 1); /* unused bits 0 */
@@ -214,7 +226,7 @@ static se_status parse_extension(se_x509 *c, unsigned id, der v)
         return SE_OK;
     case ID_CE_SAN: /* GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName */
         c->san = v.p;
-        NEED(der_get(&v, T_SEQ, &seq) == 0 && left(&v) == 0 && left(&seq) > 0);
+        NEED(der_last(&v, T_SEQ, &seq) == 0 && left(&seq) > 0);
         c->san_len = (size_t)(v.p - c->san);
         while (left(&seq) > 0)
             NEED(der_any(&seq, &tag, &any) == 0);
@@ -230,7 +242,7 @@ static se_status parse_extensions(se_x509 *c, der exts)
 {
     der seq, ext, oid, val;
     unsigned seen = 0;
-    NEED(der_get(&exts, T_SEQ, &seq) == 0 && left(&exts) == 0 && left(&seq) > 0);
+    NEED(der_last(&exts, T_SEQ, &seq) == 0 && left(&seq) > 0);
     while (left(&seq) > 0) {
         int critical = 0;
         NEED(der_get(&seq, T_SEQ, &ext) == 0 && der_get(&ext, T_OID, &oid) == 0);
@@ -238,7 +250,7 @@ static se_status parse_extensions(se_x509 *c, der exts)
             NEED(der_true(&ext) == 0);
             critical = 1;
         }
-        NEED(der_get(&ext, T_OCTETS, &val) == 0 && left(&ext) == 0);
+        NEED(der_last(&ext, T_OCTETS, &val) == 0);
         unsigned id = left(&oid) == 3 && oid.p[0] == 0x55 && oid.p[1] == 0x1d ? oid.p[2] : 0;
         if (id == ID_CE_KEY_USAGE || id == ID_CE_SAN || id == ID_CE_BASIC_CONSTRAINTS) {
             NEED(!(seen & (1u << (id - 8))));
@@ -256,7 +268,7 @@ static se_status parse_extensions(se_x509 *c, der exts)
 se_status se_x509_parse(se_x509 *c, const uint8_t *der_in, size_t len)
 {
     der all = {der_in, der_in + len}, crt, tbs, v, spki;
-    const uint8_t *start;
+    se_status st;
     uint8_t b;
     int r;
 
@@ -265,28 +277,24 @@ se_status se_x509_parse(se_x509 *c, const uint8_t *der_in, size_t len)
     c->key_usage = ~0u;
     c->der = der_in;
     c->der_len = len;
-    NEED(der_in != NULL && der_get(&all, T_SEQ, &crt) == 0 && left(&all) == 0);
+    NEED(der_in != NULL && der_last(&all, T_SEQ, &crt) == 0);
     c->tbs = crt.p;
     NEED(der_get(&crt, T_SEQ, &tbs) == 0);
     c->tbs_len = (size_t)(crt.p - c->tbs);
-    start = crt.p;
-    NEED(der_get(&crt, T_SEQ, &v) == 0);
-    if (!same(start, (size_t)(crt.p - start), alg_ecdsa_sha256, sizeof alg_ecdsa_sha256))
-        return SE_ERR_CERT_UNSUPPORTED;
+    if ((st = der_alg(&crt, alg_ecdsa_sha256, sizeof alg_ecdsa_sha256)) != SE_OK)
+        return st;
     /* signatureValue: BIT STRING (no unused bits) of Ecdsa-Sig-Value ::= SEQUENCE { r, s } */
-    NEED(der_get(&crt, T_BITS, &v) == 0 && left(&crt) == 0 && left(&v) > 0 && v.p[0] == 0);
+    NEED(der_last(&crt, T_BITS, &v) == 0 && left(&v) > 0 && v.p[0] == 0);
     v.p++;
-    NEED(der_get(&v, T_SEQ, &spki) == 0 && left(&v) == 0);
+    NEED(der_last(&v, T_SEQ, &spki) == 0);
     NEED(der_uint(&spki, c->sig, 32) == 0 && der_uint(&spki, c->sig + 32, 32) == 0);
     NEED(left(&spki) == 0);
 
     /* version [0] EXPLICIT INTEGER: v3 only (the extensions need it) */
     NEED(der_get(&tbs, T_VERSION, &v) == 0 && der_uint(&v, &b, 1) == 0 && left(&v) == 0 && b == 2);
     NEED(der_get(&tbs, T_INT, &v) == 0 && left(&v) >= 1 && left(&v) <= 21); /* serialNumber */
-    start = tbs.p;
-    NEED(der_get(&tbs, T_SEQ, &v) == 0);
-    if (!same(start, (size_t)(tbs.p - start), alg_ecdsa_sha256, sizeof alg_ecdsa_sha256))
-        return SE_ERR_CERT_UNSUPPORTED;
+    if ((st = der_alg(&tbs, alg_ecdsa_sha256, sizeof alg_ecdsa_sha256)) != SE_OK)
+        return st;
     NEED(der_name(&tbs, &c->issuer, &c->issuer_len, NULL, NULL) == 0);
     NEED(der_get(&tbs, T_SEQ, &v) == 0 && der_time(&v, &c->not_before) == 0 &&
          der_time(&v, &c->not_after) == 0 && left(&v) == 0);
@@ -294,11 +302,9 @@ se_status se_x509_parse(se_x509 *c, const uint8_t *der_in, size_t len)
 
     /* subjectPublicKeyInfo: the algorithm, then BIT STRING 00 || 04 || x || y */
     NEED(der_get(&tbs, T_SEQ, &spki) == 0);
-    start = spki.p;
-    NEED(der_get(&spki, T_SEQ, &v) == 0);
-    if (!same(start, (size_t)(spki.p - start), alg_p256, sizeof alg_p256))
-        return SE_ERR_CERT_UNSUPPORTED;
-    NEED(der_get(&spki, T_BITS, &v) == 0 && left(&spki) == 0 && left(&v) > 0 && v.p[0] == 0);
+    if ((st = der_alg(&spki, alg_p256, sizeof alg_p256)) != SE_OK)
+        return st;
+    NEED(der_last(&spki, T_BITS, &v) == 0 && left(&v) > 0 && v.p[0] == 0);
     if (left(&v) != 1 + sizeof c->pub || v.p[1] != 0x04)
         return SE_ERR_CERT_UNSUPPORTED; /* compressed or hybrid point */
     memcpy(c->pub, v.p + 1, sizeof c->pub);
@@ -321,16 +327,17 @@ se_status se_x509_check_signature(const se_backend *be, const se_ec_curve *p256,
     return st == SE_OK ? SE_OK : SE_ERR_CERT_SIGNATURE;
 }
 
-static int lower(uint8_t ch) { return ch >= 'A' && ch <= 'Z' ? ch + ('a' - 'A') : ch; }
-
 static int name_eq(const uint8_t *a, size_t a_len, const char *name)
 {
     size_t n = strlen(name);
     if (n == 0 || n != a_len)
         return 0;
-    for (size_t i = 0; i < n; i++)
-        if (lower(a[i]) != lower((uint8_t)name[i]))
+    for (size_t i = 0; i < n; i++) {
+        /* equal, or one letter in its two cases (they differ in bit 5 alone) */
+        unsigned x = a[i], y = (uint8_t)name[i];
+        if (x != y && ((x ^ y) != 0x20 || (x | 0x20) - 'a' > 'z' - 'a'))
             return 0;
+    }
     return 1;
 }
 
