@@ -8,8 +8,8 @@ node simulator with it: used by tests/node/test_sensor.py, tools/demo.sh and too
 
 `run` feeds the blob to the node's UART and keeps stdin open until the node stops: at end of
 input the simulator would end a node that sleeps waiting for the network (sim/node: uart_eof).
-It prints the node's JSON lines with their numbers named (named()) and exits with the
-simulator's status.
+It prints the node's UART output, its JSON lines with their numbers named (named()), and exits
+with the simulator's status.
 """
 import argparse
 import json
@@ -82,7 +82,8 @@ _NAMES = {}
 
 def names(se=None):
     """`se names`: {"status", "alert", "suite"} -> {number as text: name}, from the C library's own
-    tables (the firmware prints numbers: the names would cost the node's ROM)."""
+    tables (the firmware prints numbers: the names would cost the node's ROM). Read once per
+    process (from se, or build/host/se)."""
     if not _NAMES:
         out = subprocess.run([str(se or ROOT / "build" / "host" / "se"), "names"], check=True,
                              capture_output=True, text=True).stdout
@@ -91,11 +92,11 @@ def names(se=None):
 
 
 def named(line):
-    """A JSON line of the sensor with its numbers named: "error" (an se_status number; a
+    """A JSON line of the node with its numbers named: "error" and "fatal" (se_status numbers; a
     provisioning problem comes as text already), "alert_sent", "alert_received" (TLS alerts) and
     "suite" (the IANA number). A number without a name becomes "unknown(N)"."""
-    for key, table in (("error", "status"), ("alert_sent", "alert"), ("alert_received", "alert"),
-                       ("suite", "suite")):
+    for key, table in (("error", "status"), ("fatal", "status"), ("alert_sent", "alert"),
+                       ("alert_received", "alert"), ("suite", "suite")):
         v = line.get(key)
         if isinstance(v, int) and not isinstance(v, bool):
             line[key] = names()[table].get(str(v), f"unknown({v})")
@@ -319,7 +320,8 @@ def main(argv=None):
     if not a.nic:
         sys.exit("provision.py run: --nic is required")
     r = run_node(a.config, data, a.nic, a.timeout, report=a.report, profile=a.profile, noengine=a.noengine)
-    sys.stdout.write("".join(json.dumps(l) + "\n" for l in r.lines))
+    sys.stdout.write("".join((json.dumps(named(json.loads(l))) if l.startswith("{") else l) + "\n"
+                             for l in r.stdout.splitlines()))
     sys.stderr.write(r.stderr)
     return r.returncode
 

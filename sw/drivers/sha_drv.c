@@ -37,6 +37,14 @@ __attribute__((noinline)) static void write_aligned(const uint8_t *blk)
     for (uint32_t i = 0; i < BLK / 4; i++)
         se_hal_write32(SE_HAL_SHA_BASE + SE_SHA_DIN(i), ((const se_ct_word *)blk)[i]);
 }
+
+/* The first n words of a part block from a word-aligned buffer (own function: as above). */
+__attribute__((noinline)) static uint32_t write_aligned_words(const uint8_t *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        se_hal_write32(SE_HAL_SHA_BASE + SE_SHA_DIN(i), ((const se_ct_word *)p)[i]);
+    return n;
+}
 #endif
 
 /* A 64-byte block into DIN0..15. */
@@ -60,11 +68,15 @@ static se_status wait_status(uint32_t bit, uint32_t want)
 }
 
 /* n < 64 bytes into DIN, zero-padded to a block, straight from the caller's bytes: the whole
- * words, the last part word put together in a register, then zero words (no copy in memory is
- * left to wipe; n is public). */
+ * words (loaded as words where the buffer is aligned), the last part word put together in a
+ * register, then zero words (no copy in memory is left to wipe; n is public). */
 static void write_part(const uint8_t *p, size_t n)
 {
     uint32_t i = 0;
+#if DIN_LE
+    if (((uintptr_t)p & 3u) == 0)
+        i = write_aligned_words(p, (uint32_t)(n / 4));
+#endif
     for (; 4 * i + 4 <= n; i++)
         wr(SE_SHA_DIN(i), DIN_LE ? se_drv_load_le32(p + 4 * i) : se_drv_load_be32(p + 4 * i));
     if (4 * i < n) {

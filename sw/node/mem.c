@@ -23,15 +23,15 @@ static int coaligned(const void *a, const void *b)
     return (((uintptr_t)a ^ (uintptr_t)b) & 3u) == 0;
 }
 
-/* Front to back, a word stored per loop turn: when dst and src agree modulo 4, after up to
- * three single bytes, a word loaded per word stored; otherwise dst is aligned first and each
- * word stored is put together from the two aligned source words it straddles (little-endian:
- * the low bytes from the lower word). Those loads stay inside aligned words that hold source
- * bytes, so they read nothing a byte-wise copy could not reach. No restrict: memmove uses it
- * for overlapping regions with dst below src, where each source word is loaded before any
- * store reaches it. */
-NO_LIBCALL __attribute__((always_inline)) static inline void copy_forward(uint8_t *d, const uint8_t *s, size_t n)
+/* memcpy: front to back, a word stored per loop turn. When dst and src agree modulo 4, after up
+ * to three single bytes, a word loaded per word stored; otherwise dst is aligned first and each
+ * word stored is put together from the two aligned source words it straddles (little-endian: the
+ * low bytes from the lower word). Those loads stay inside aligned words that hold source bytes,
+ * so they read nothing a byte-wise copy could not reach. */
+NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
+    uint8_t *d = dst;
+    const uint8_t *s = src;
     if (n >= 8) {
         for (; (uintptr_t)d & 3u; n--)
             *d++ = *s++;
@@ -59,22 +59,30 @@ NO_LIBCALL __attribute__((always_inline)) static inline void copy_forward(uint8_
     }
     while (n--)
         *d++ = *s++;
-}
-
-NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
-{
-    copy_forward(dst, src, n);
     return dst;
 }
 
-/* Forward overlaps (dst below src) go to memcpy: this file's copies front to back, each source
- * word loaded before a store can reach it (see copy_forward). */
+/* Regions apart (the usual case here) go to memcpy; overlapping ones are copied a word at a time
+ * where dst and src agree modulo 4, else a byte at a time: front to back when dst is below src,
+ * back to front when above. */
 NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
-    if (d <= s || d >= s + n)
+    const uintptr_t a = (uintptr_t)dst, b = (uintptr_t)src;
+    if (a + n <= b || b + n <= a)
         return memcpy(dst, src, n);
+    if (a < b) {
+        if (coaligned(d, s)) {
+            for (; n > 0 && ((uintptr_t)d & 3u); n--)
+                *d++ = *s++;
+            for (; n >= 4; n -= 4, d += 4, s += 4)
+                *(word *)d = *(const word *)s;
+        }
+        while (n--)
+            *d++ = *s++;
+        return dst;
+    }
     d += n;
     s += n;
     if (coaligned(d, s)) {

@@ -9,6 +9,10 @@
 #endif
 #include "se/sha256.h"
 
+#if !SE_FW_HW && defined(SE_SHA256_NO_SOFTWARE)
+#error "SE_SHA256_NO_SOFTWARE needs the engine's SHA-256 (an sw+hw config): software firmware would stop at its first hash"
+#endif
+
 #define BIT(n) (1u << (n))
 
 #define SYSCTL(r) NODE_REG(SE_MAP_SYSCTL_BASE, SE_SYSCTL_##r)

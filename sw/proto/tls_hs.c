@@ -251,11 +251,6 @@ static void established(se_tls *t)
     t->timer_on = 0;
     tls_wipe(t, 0); /* the record keys stay; the ephemeral key and master secret are done */
     tls_phase(t, "done");
-    /* After the phases: the cached server key's comb table (on the engine: made in the
-     * background, for the next handshake's ServerKeyExchange verification; SE_OK at once when it
-     * is there already). A hint: a failure leaves the plain verification. */
-    if (!is_server(t) && t->cfg->cache != NULL && t->cfg->cache->valid)
-        (void)se_ecdsa_remember_key(t->cfg->p256, t->cfg->cache->pub, 65);
 }
 
 /* The peer's Finished (both roles): verify_data over the transcript before it. */
@@ -486,6 +481,12 @@ static se_status on_server_hello_done(se_tls *t)
         st = tls_flight_send(t, 1);
     if (st != SE_OK)
         return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    /* The public-key work of this handshake is over: a server key that has just passed full
+     * verification into the cache gets its comb table now (on the engine: made in the background
+     * while the Finished messages go both ways, for the next handshake's ServerKeyExchange
+     * verification). A hint: a failure leaves the plain verification. */
+    if (!t->used_cache && t->cfg->cache != NULL && t->cfg->cache->valid)
+        (void)se_ecdsa_remember_key(t->cfg->p256, t->cfg->cache->pub, 65);
     t->hs = HS_C_CCS;
     return SE_OK;
 }
@@ -724,7 +725,7 @@ se_status tls_hs_message(se_tls *t)
     default:
         break;
     }
-    if (type == HT_HELLO_REQUEST && t->cfg->role == SE_TLS_CLIENT)
+    if (type == HT_HELLO_REQUEST && !is_server(t))
         return SE_OK; /* ignored during a handshake (RFC 5246 7.4.1.1) */
     return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
 }

@@ -317,8 +317,9 @@ static void replay_mark(se_tls *t, uint64_t seq)
         }
         t->win_top = seq;
     }
-    d = (uint32_t)(t->win_top - seq); /* < 64: not seen */
-    t->win_bits[d / 32] |= 1u << (d % 32);
+    d = (uint32_t)(t->win_top - seq); /* < 64: not seen (replay_seen), checked all the same */
+    if (d < 64)
+        t->win_bits[d / 32] |= 1u << (d % 32);
 }
 
 /* Where protected records are decrypted: the end of the shared buffer (tls_ctx.h). */

@@ -232,12 +232,16 @@ static se_status send_data(size_t len)
     return st;
 }
 
-/* The node's name is its certificate's commonName (a function of its own: se_x509 is large). */
+/* The node's name is its certificate's commonName (a function of its own: se_x509 is large):
+ * printable ASCII without '"' or '\\', as it goes into a JSON string unescaped. */
 static __attribute__((noinline)) int name_from_cert(void)
 {
     se_x509 me;
     if (se_x509_parse(&me, prov.cert, prov.cert_len) != SE_OK || !me.cn || me.cn_len >= sizeof node_name)
         return 0;
+    for (size_t i = 0; i < me.cn_len; i++)
+        if (me.cn[i] < 0x20 || me.cn[i] > 0x7e || me.cn[i] == '"' || me.cn[i] == '\\')
+            return 0;
     memcpy(node_name, me.cn, me.cn_len);
     return 1;
 }

@@ -99,7 +99,8 @@ typedef enum {
  * parsing: the cached validity period is checked against the clock again and the
  * ServerKeyExchange signature is still verified with the cached key; the issuers' signatures
  * and validity are not re-checked. On the engine the key's comb table is kept as well
- * (se_ecdsa_remember_key, after the full handshake), which makes that verification cheaper.
+ * (se_ecdsa_remember_key, once a full handshake's last flight is out), which makes that
+ * verification cheaper.
  * A name longer than SE_TLS_CACHE_NAME - 1 is never cached. Zero it to start empty. */
 #define SE_TLS_CACHE_NAME 64
 #define SE_TLS_MAX_CN 40 /* the peer's commonName kept (NUL included) */
