@@ -343,9 +343,10 @@ def handshake_md(results):
              "the engine (the same cycles; sim/node/README.md).", "",
              "The cached handshake skips the chain verification and the leaf's parsing, and on sw+hw verifies "
              "the ServerKeyExchange by one joint comb over G's and the cached server key's comb tables "
-             "(`ECDSA_VERIFY_COMB`). The client makes that table after the full handshake's `done` marker "
-             "(`se_ecdsa_remember_key`: `PRECOMP` into the pk cache, 164,973 engine cycles, rtl/pk/README.md), "
-             "in the background; whatever part of it the next handshake waits for is counted there.", "",
+             "(`ECDSA_VERIFY_COMB`). The client starts that table once the full handshake's last flight is out "
+             "(`se_ecdsa_remember_key`: the key's validation, then `PRECOMP` into the pk cache, 164,973 engine "
+             "cycles, rtl/pk/README.md, in the background while Finished goes both ways); the full handshake "
+             "counts the start, and whatever part of the table a later pk call waits for is counted there.", "",
              "| cycles | " + " | ".join(HS_CONFIGS) + " |", "| --- |" + " ---: |" * len(HS_CONFIGS)]
     for op in ("handshake_full", "handshake_cached"):
         for ph in HS_PHASES:
