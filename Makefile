@@ -24,19 +24,19 @@ HOST_CC     := cc
 HOST_CFLAGS := $(CFLAGS_COMMON) -O2 -g -D_DEFAULT_SOURCE
 HOST_OBJ    := $(patsubst sw/crypto/%.c,$(BUILD)/host/crypto/%.o,$(CRYPTO_SRC))
 
-# Cross builds for the node: rv32i, rv32im and rv32imc (the C extension), ilp32, picolibc,
-# size-optimised.
+# Cross builds for the node: rv32i, rv32im and rv32imc (the C extension), ilp32, picolibc, built
+# for size: -Os, link-time optimisation and -msave-restore (prologues and epilogues become calls
+# to libgcc's shared save/restore routines). Those two cost cycles (~+40 k a sw+hw handshake) and
+# take a fifth to a third off every firmware's .text. Archives of LTO objects need gcc-ar (RV_AR)
+# for the linker plugin.
 RV_CC     := riscv64-unknown-elf-gcc
 RV_AR     := riscv64-unknown-elf-gcc-ar
-RV_CFLAGS := $(CFLAGS_COMMON) -Os -specs=picolibc.specs -ffunction-sections -fdata-sections
+RV_CFLAGS := $(CFLAGS_COMMON) -Os -flto -msave-restore -specs=picolibc.specs -ffunction-sections -fdata-sections
 RV_ARCHES := rv32i rv32im rv32imc
-# rv32imc is the smallest node (sw+hw-rv32imc, the one `make demo` runs), so it also takes the two
-# size options that cost cycles: -msave-restore (prologues and epilogues become calls to libgcc's
-# shared save/restore routines: -2.4 KiB, ~+40 k cycles a handshake) and link-time optimisation
-# (-2 KiB, and some of those cycles back). Archives of LTO objects need gcc-ar (RV_AR) for the
-# linker plugin. Per arch: RV_CFLAGS_<arch>, after RV_CFLAGS. Every rv32imc firmware is sw+hw, so
-# its library hashes on the engine alone (SE_SHA256_NO_SOFTWARE, se/sha256.h: -0.8 KiB).
-RV_CFLAGS_rv32imc := -flto -msave-restore -DSE_SHA256_NO_SOFTWARE
+# Per arch: RV_CFLAGS_<arch>, after RV_CFLAGS. rv32imc is the smallest node (sw+hw-rv32imc, the
+# one `make demo` runs) and every rv32imc firmware is sw+hw, so its library hashes on the engine
+# alone (SE_SHA256_NO_SOFTWARE, se/sha256.h: -0.5 KiB).
+RV_CFLAGS_rv32imc := -DSE_SHA256_NO_SOFTWARE
 # The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, a DTLS
 # client with the AEAD suites only (the node is never a server, never on TCP, and its engine does
 # CCM and GCM whole). The cross-built sw/proto and every firmware app see the same flags (they fix

@@ -49,7 +49,8 @@ static se_status command(uint32_t op, const uint8_t *blk, size_t n)
     return SE_OK;
 }
 
-/* Reads one output block (waits for it) and keeps its first n bytes. */
+/* Reads one output block (waits for it) and keeps its first n bytes: a whole block straight into
+ * out (any alignment), a part block through a buffer. Reading DOUT3 consumes the block. */
 static se_status read_out(uint8_t *out, size_t n)
 {
     uint32_t b[BLK / 4];
@@ -57,9 +58,13 @@ static se_status read_out(uint8_t *out, size_t n)
 
     if (st != SE_OK)
         return st;
-    se_drv_read_words(SE_HAL_AES_BASE + SE_AES_DOUT(0), (uint8_t *)b, 4); /* reading DOUT3 consumes the block */
-    memcpy(out, b, n);
-    se_ct_wipe(b, sizeof b);
+    if (n == BLK) {
+        se_drv_read_words(SE_HAL_AES_BASE + SE_AES_DOUT(0), out, 4);
+    } else {
+        se_drv_read_words(SE_HAL_AES_BASE + SE_AES_DOUT(0), (uint8_t *)b, 4);
+        memcpy(out, b, n);
+        se_ct_wipe(b, sizeof b);
+    }
     return SE_OK;
 }
 

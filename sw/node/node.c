@@ -132,7 +132,7 @@ static int stdio_get(FILE *f)
     return uart_getc();
 }
 
-/* used: only picolibc (outside link-time optimisation, RV_CFLAGS_rv32imc) refers to them. */
+/* used: only picolibc (outside link-time optimisation, RV_CFLAGS) refers to them. */
 static FILE node_stdio = FDEV_SETUP_STREAM(stdio_put, stdio_get, NULL, _FDEV_SETUP_RW);
 __attribute__((used)) FILE *const stdin = &node_stdio;
 __attribute__((used)) FILE *const stdout = &node_stdio;
