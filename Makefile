@@ -26,7 +26,7 @@ HOST_OBJ    := $(patsubst sw/crypto/%.c,$(BUILD)/host/crypto/%.o,$(CRYPTO_SRC))
 
 # Cross builds for the node: rv32i, rv32im and rv32imc (the C extension), ilp32, picolibc, built
 # for size: -Os, link-time optimisation and -msave-restore (prologues and epilogues become calls
-# to libgcc's shared save/restore routines). Those two cost cycles (~+40 k a sw+hw handshake) and
+# to libgcc's shared save/restore routines). Those two cost cycles (~+50 k a sw+hw handshake) and
 # take a fifth to a third off every firmware's .text. Archives of LTO objects need gcc-ar (RV_AR)
 # for the linker plugin.
 RV_CC     := riscv64-unknown-elf-gcc
