@@ -26,9 +26,9 @@ HOST_OBJ    := $(patsubst sw/crypto/%.c,$(BUILD)/host/crypto/%.o,$(CRYPTO_SRC))
 
 # Cross builds for the node: rv32i, rv32im and rv32imc (the C extension), ilp32, picolibc, built
 # for size: -Os, link-time optimisation and -msave-restore (prologues and epilogues become calls
-# to libgcc's shared save/restore routines). Those two cost cycles (~+50 k a sw+hw handshake) and
-# take a fifth to a third off every firmware's .text. Archives of LTO objects need gcc-ar (RV_AR)
-# for the linker plugin.
+# to libgcc's shared save/restore routines). Those two cost cycles (~+55 k a sw+hw handshake) and
+# take a fifth to two fifths off a firmware's .text (the sensor 20-29 %, nodebench 23-42 %).
+# Archives of LTO objects need gcc-ar (RV_AR) for the linker plugin.
 RV_CC     := riscv64-unknown-elf-gcc
 RV_AR     := riscv64-unknown-elf-gcc-ar
 RV_CFLAGS := $(CFLAGS_COMMON) -Os -flto -msave-restore -specs=picolibc.specs -ffunction-sections -fdata-sections
