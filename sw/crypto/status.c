@@ -44,6 +44,8 @@ static const char *const names[SE_STATUS_COUNT] = {
     [SE_ERR_TLS_TIMEOUT] = "timeout",
     [SE_ERR_TLS_IO] = "io_error",
     [SE_ERR_TLS_STATE] = "bad_state",
+    [SE_ERR_TLS_TOO_LARGE] = "too_large",
+    [SE_ERR_TLS_WARNINGS] = "too_many_warnings",
 };
 
 const char *se_status_name(se_status st)

@@ -187,6 +187,11 @@ static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag,
         t->seq_hs_out = (uint16_t)mseq;
         t->flags |= F_SEQ_SET;
     }
+    /* A renegotiating ClientHello in the current epoch starts the peer's message_seq again at 0
+     * (RFC 6347 4.2.2): answered on its first fragment, whatever its number, not taken for an
+     * old retransmission. */
+    if (is_server(t) && t->state == SE_TLS_ESTABLISHED && type == HT_CLIENT_HELLO && !old)
+        return off == 0 ? tls_hs_renegotiation(t) : SE_OK;
     if (mseq < t->seq_hs_in) {
         /* The peer repeats the flight before our last one: ours was lost, resend it (once per
          * repetition: on the first fragment of that flight's last message). */
@@ -197,7 +202,7 @@ static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag,
     if (old || mseq > t->seq_hs_in)
         return SE_OK; /* a later message: dropped, the peer's retransmission brings it again */
     if (mlen > SE_TLS_MAX_HANDSHAKE)
-        return tls_fail(t, SE_ERR_BUFFER_TOO_SMALL, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+        return tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_DECODE_ERROR);
     if (!t->hs_busy) {
         t->hs_busy = 1;
         t->hs_type = type;
@@ -244,7 +249,7 @@ static se_status stream_hs(se_tls *t, const uint8_t *d, size_t n)
             n--;
             t->hs_len = be24(h + 1);
             if (t->hs_got == 4 && t->hs_len > SE_TLS_MAX_HANDSHAKE)
-                return tls_fail(t, SE_ERR_BUFFER_TOO_SMALL, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+                return tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_DECODE_ERROR);
             continue;
         }
         k = 4 + t->hs_len - t->hs_got;

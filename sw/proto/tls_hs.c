@@ -46,6 +46,34 @@ static int has_item(tls_rd v, uint32_t item, int size)
     return 0;
 }
 
+/* An extension's body that is one list (len_bytes length prefix, items of `item`
+ * bytes): it must fill the body exactly and hold at least one whole item. bad otherwise. */
+static tls_rd ext_list(tls_rd d, int len_bytes, size_t item)
+{
+    tls_rd v = rd_vec(&d, len_bytes);
+    v.bad = d.bad || d.n != 0 || v.n == 0 || v.n % item != 0;
+    return v;
+}
+
+/* ec_point_formats (both hellos): a list that must allow uncompressed (RFC 8422 5.1.2). */
+static se_status ext_point_formats(se_tls *t, tls_rd d)
+{
+    tls_rd v = ext_list(d, 1, 1);
+    if (v.bad)
+        return decode_error(t);
+    return has_item(v, 0, 1) ? SE_OK : tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+}
+
+/* renegotiation_info (both hellos) on an initial handshake: renegotiated_connection is empty
+ * (RFC 5746 3.4, 3.6). */
+static se_status ext_renegotiation_info(se_tls *t, tls_rd d)
+{
+    tls_rd v = rd_vec(&d, 1);
+    if (d.bad || d.n != 0)
+        return decode_error(t);
+    return v.n == 0 ? SE_OK : tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+}
+
 /* ---- certificates and signatures -------------------------------------------------------- */
 /* Certificate message with our chain (or an empty list). */
 static se_status cert_msg(se_tls *t, int own)
@@ -294,6 +322,8 @@ static const uint8_t ch_tail[] = {
     0xff, 0x01, 0x00, 0x01, 0x00,                   /* renegotiation_info: initial handshake */
 };
 _Static_assert(sizeof ch_tail == 4 + 31, "ch_tail's extensions length");
+/* encrypt_then_mac (RFC 7366): offered with the CBC suite, answered for it. */
+static const uint8_t etm_ext[4] = {0x00, 0x16, 0x00, 0x00};
 
 se_status tls_send_client_hello(se_tls *t)
 {
@@ -314,7 +344,16 @@ se_status tls_send_client_hello(se_tls *t)
     wr_uint(&w, (uint32_t)(2 * n), 2);
     for (size_t i = 0; i < n; i++)
         wr_uint(&w, s[i], 2);
+    size_t at = w.len;
+    int cbc = 0;
     wr_bytes(&w, ch_tail, sizeof ch_tail);
+    for (size_t i = 0; TLS_CBC && i < n; i++)
+        cbc |= tls_is_cbc(s[i]);
+    if (cbc) {
+        wr_bytes(&w, etm_ext, sizeof etm_ext);
+        if (!w.bad)
+            w.p[at + 3] += sizeof etm_ext; /* the extensions' length */
+    }
     st = tls_msg_end(t, HT_CLIENT_HELLO, &w);
     return st == SE_OK ? tls_flight_send(t, 1) : st;
 }
@@ -357,20 +396,30 @@ static se_status on_server_hello(se_tls *t, tls_rd *r)
         offered |= s[i] == suite;
     if (!offered || comp != 0)
         return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    /* Only what we offered may come back (unsupported_extension, RFC 5246 7.4.1.4), each with
+     * a length that matches its contents (decode_error). */
     while (ext.n > 0) {
         uint32_t type = rd_u16(&ext);
         tls_rd d = rd_vec(&ext, 2);
+        se_status st = SE_OK;
         if (ext.bad)
             return decode_error(t);
-        if (type == 23) { /* extended_master_secret */
-            ems = 1;
-        } else if (type == 0xff01) { /* renegotiation_info: empty on an initial handshake */
-            if (d.n != 1 || d.p[0] != 0)
-                return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
-        } else if (type == 11) { /* ec_point_formats: must allow uncompressed */
-            if (!has_item(rd_vec(&d, 1), 0, 1))
-                return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        if (type == 23 || (TLS_CBC && type == 22)) { /* extended_master_secret, encrypt_then_mac */
+            if (d.n != 0)
+                return decode_error(t);
+            if (type == 23)
+                ems = 1;
+            else
+                t->etm = (uint8_t)tls_is_cbc((uint16_t)suite); /* (RFC 7366 3: not for AEAD) */
+        } else if (type == 0xff01) {
+            st = ext_renegotiation_info(t, d);
+        } else if (type == 11) {
+            st = ext_point_formats(t, d);
+        } else {
+            st = tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_UNSUPPORTED_EXTENSION);
         }
+        if (st != SE_OK)
+            return st;
     }
     if (!ems)
         return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
@@ -510,12 +559,15 @@ static se_status server_flight(se_tls *t)
     wr_uint(&w, 0, 1);
     wr_uint(&w, t->suite, 2);
     wr_uint(&w, 0, 1);
-    wr_uint(&w, 4u + ((t->flags & F_PEER_RI) ? 5u : 0u) + ((t->flags & F_PEER_PF) ? 6u : 0u), 2);
+    wr_uint(&w, 4u + ((t->flags & F_PEER_RI) ? 5u : 0u) + ((t->flags & F_PEER_PF) ? 6u : 0u) +
+                    (t->etm ? 4u : 0u), 2);
     wr_bytes(&w, ch_ext + 22, 4); /* extended_master_secret */
     if (t->flags & F_PEER_RI)
         wr_bytes(&w, ch_ext + 26, 5);
     if (t->flags & F_PEER_PF)
         wr_bytes(&w, ch_ext + 8, 6);
+    if (t->etm)
+        wr_bytes(&w, etm_ext, sizeof etm_ext);
     st = tls_msg_end(t, HT_SERVER_HELLO, &w);
     if (st == SE_OK)
         st = cert_msg(t, 1);
@@ -555,14 +607,28 @@ static se_status server_flight(se_tls *t)
     return SE_OK;
 }
 
+/* The ClientHello's extensions we act on, as bits of a set (a repeated one is refused). */
+static uint32_t ext_bit(uint32_t type)
+{
+    switch (type) {
+    case 10: return 1u;     /* supported_groups */
+    case 11: return 2u;     /* ec_point_formats */
+    case 13: return 4u;     /* signature_algorithms */
+    case 22: return 8u;     /* encrypt_then_mac */
+    case 23: return 16u;    /* extended_master_secret */
+    case 0xff01: return 32u; /* renegotiation_info */
+    default: return 0;
+    }
+}
+
 static se_status on_client_hello(se_tls *t, tls_rd *r)
 {
-    uint32_t ver = rd_u16(r);
+    uint32_t ver = rd_u16(r), seen = 0;
     const uint8_t *random = rd_bytes(r, 32);
     tls_rd sid = rd_vec(r, 1), cookie = {NULL, 0, 0}, cs, comp, ext = {NULL, 0, 0};
     size_t n;
     const uint16_t *s = suites(t, &n);
-    int ems = 0, group = 1, sig = 0;
+    int group = 1, sig = 0;
     se_status st;
 
     tls_phase(t, "hello");
@@ -572,7 +638,7 @@ static se_status on_client_hello(se_tls *t, tls_rd *r)
     comp = rd_vec(r, 1);
     if (r->n > 0)
         ext = rd_vec(r, 2);
-    if (r->bad || r->n != 0 || sid.n > 32 || cookie.n > 32 || cs.n == 0 || cs.n % 2 != 0)
+    if (r->bad || r->n != 0 || sid.n > 32 || cookie.n > 32 || cs.n == 0 || cs.n % 2 != 0 || comp.n == 0)
         return decode_error(t);
     if (is_dtls(t) ? ver > DTLS_VERSION : ver < TLS_VERSION)
         return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
@@ -585,29 +651,41 @@ static se_status on_client_hello(se_tls *t, tls_rd *r)
             t->suite = s[i];
     if (has_item(cs, 0x00FF, 2))
         t->flags |= F_PEER_RI;
+    /* Each extension's length must match its contents (decode_error, RFC 5246 7.4.1.4); an
+     * extension we act on may appear once (illegal_parameter, as OpenSSL answers). */
     while (ext.n > 0) {
-        uint32_t type = rd_u16(&ext);
-        tls_rd d = rd_vec(&ext, 2);
+        uint32_t type = rd_u16(&ext), bit = ext_bit(type);
+        tls_rd d = rd_vec(&ext, 2), v;
         if (ext.bad)
             return decode_error(t);
-        if (type == 10) { /* supported_groups */
-            group = has_item(rd_vec(&d, 2), GROUP_P256, 2);
-        } else if (type == 11) { /* ec_point_formats */
-            if (!has_item(rd_vec(&d, 1), 0, 1))
-                return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        if (seen & bit)
+            return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        seen |= bit;
+        if (type == 10 || type == 13) { /* supported_groups, signature_algorithms: 2-byte items */
+            v = ext_list(d, 2, 2);
+            if (v.bad)
+                return decode_error(t);
+            if (type == 10)
+                group = has_item(v, GROUP_P256, 2);
+            else
+                sig = has_item(v, SIG_P256_SHA256, 2);
+        } else if (type == 11) {
+            if ((st = ext_point_formats(t, d)) != SE_OK)
+                return st;
             t->flags |= F_PEER_PF;
-        } else if (type == 13) { /* signature_algorithms */
-            sig = has_item(rd_vec(&d, 2), SIG_P256_SHA256, 2);
-        } else if (type == 23) {
-            ems = 1;
+        } else if (type == 22 || type == 23) { /* encrypt_then_mac, extended_master_secret: empty */
+            if (d.n != 0)
+                return decode_error(t);
         } else if (type == 0xff01) {
-            if (d.n != 1 || d.p[0] != 0)
-                return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+            if ((st = ext_renegotiation_info(t, d)) != SE_OK)
+                return st;
             t->flags |= F_PEER_RI;
         }
     }
-    if (t->suite == 0 || !group || !sig || !ems)
+    if (t->suite == 0 || !group || !sig || !(seen & ext_bit(23)))
         return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+    /* Encrypt-then-MAC (RFC 7366) when the client asks for it and the suite is CBC. */
+    t->etm = (uint8_t)((seen & ext_bit(22)) && tls_is_cbc(t->suite));
     memcpy(t->client_random, random, 32);
     st = se_hmac_drbg_generate(t->cfg->rng, t->server_random, 32, NULL, 0);
     if (st != SE_OK)
@@ -621,9 +699,11 @@ static se_status on_client_key_exchange(se_tls *t, tls_rd *r)
     uint8_t pms[32];
     se_status st;
 
-    if (r->bad || r->n != 0 || p.n != 65)
+    if (r->bad || r->n != 0 || p.n == 0)
         return decode_error(t);
-    if (se_ecdh(t->cfg->p256, t->ecdh_priv, 32, p.p, 65, pms) != SE_OK)
+    /* A well-framed point we cannot use (compressed, another length, off the curve):
+     * illegal_parameter (RFC 8422 5.7 and 5.10). */
+    if (p.n != 65 || se_ecdh(t->cfg->p256, t->ecdh_priv, 32, p.p, 65, pms) != SE_OK)
         return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     tls_transcript_hash(t, t->session_hash);
     st = tls_derive_keys(t, pms);
@@ -637,16 +717,20 @@ static se_status on_client_key_exchange(se_tls *t, tls_rd *r)
 #endif
 
 /* ---- dispatch --------------------------------------------------------------------------- */
+se_status tls_hs_renegotiation(se_tls *t)
+{
+    se_status st = tls_alert(t, 1, SE_TLS_ALERT_NO_RENEGOTIATION);
+    return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
+}
+
 /* After the handshake: a client ignores HelloRequest, a server refuses a renegotiating
  * ClientHello with a no_renegotiation warning; anything else is unexpected_message. */
 static se_status post_handshake(se_tls *t, uint8_t type)
 {
     if (!is_server(t) && type == HT_HELLO_REQUEST)
         return SE_OK;
-    if (is_server(t) && type == HT_CLIENT_HELLO) {
-        se_status st = tls_alert(t, 1, SE_TLS_ALERT_NO_RENEGOTIATION);
-        return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
-    }
+    if (is_server(t) && type == HT_CLIENT_HELLO)
+        return tls_hs_renegotiation(t);
     return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
 }
 
@@ -658,6 +742,7 @@ se_status tls_hs_message(se_tls *t)
     uint8_t type = t->hs_type;
     se_status st;
 
+    t->stats.hs_messages_in++;
     if (t->state == SE_TLS_ESTABLISHED)
         return post_handshake(t, type);
     /* HelloVerifyRequest and HelloRequest stay out of the transcript; CertificateVerify and

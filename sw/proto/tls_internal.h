@@ -157,6 +157,9 @@ se_status tls_flight_send(se_tls *t, int arm);
 /* A complete handshake message is in t->buf (body at SE_TLS_HS_HEADER, hs_type, hs_len). */
 se_status tls_hs_message(se_tls *t);
 se_status tls_send_client_hello(se_tls *t);
+/* Server, established: a ClientHello asks for renegotiation, answered with a no_renegotiation
+ * warning. */
+se_status tls_hs_renegotiation(se_tls *t);
 
 /* ---- tls_prf.c ------------------------------------------------------------------------ */
 se_status tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len, const char *label,
@@ -167,6 +170,19 @@ void tls_transcript_hash(const se_tls *t, uint8_t out[32]);
 se_status tls_derive_keys(se_tls *t, const uint8_t pms[32]);
 /* verify_data of the client's (from_server 0) or server's Finished over the transcript so far. */
 se_status tls_finished(se_tls *t, int from_server, uint8_t out[12]);
+
+/* ---- tls_cbc.c ------------------------------------------------------------------------ */
+/* The MAC-then-encrypt check of a decrypted CBC-SHA256 record (RFC 5246 6.2.3.2): p holds
+ * plaintext || HMAC-SHA256 || padding, clen bytes; hdr is the MAC input's seq_num || type ||
+ * version (the length follows from the padding). Returns 1 and the plaintext's length in *plen
+ * when clen is a multiple of 16 of at least 48 and the padding and MAC are good, else 0. Branches,
+ * memory addresses and SHA-256 compressions depend on clen only (Lucky Thirteen). */
+int tls_cbc_check(const uint8_t key[32], const uint8_t hdr[11], const uint8_t *p, size_t clen,
+                  size_t *plen);
+/* Its MAC: HMAC-SHA256(key, hdr || plen (2 bytes) || p[0, plen)), for a secret plen anywhere in
+ * [clen - 32 - 256, clen - 32], in the same constant time. */
+void tls_cbc_hmac(const uint8_t key[32], const uint8_t hdr[11], const uint8_t *p, size_t clen,
+                  uint32_t plen, uint8_t mac[32]);
 
 static inline int tls_is_cbc(uint16_t suite)
 {

@@ -47,6 +47,63 @@ static se_drv_aead_mode aead_mode(uint16_t suite)
     return suite == SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256 ? SE_DRV_GCM : SE_DRV_CCM;
 }
 
+/* Encrypt-then-MAC (RFC 7366): IV || CBC(plaintext || padding) || HMAC(pseudo-header || IV ||
+ * ciphertext), the MAC over the length of IV and ciphertext. The MAC is checked before anything
+ * is decrypted, so the padding's check tells a sender nothing it did not write itself. */
+static void etm_mac(const se_tls *t, const uint8_t key[32], uint64_t sn, uint8_t type,
+                    const uint8_t *body, size_t len, uint8_t mac[32])
+{
+    se_hmac_sha256_ctx h;
+    uint8_t ph[13];
+
+    pseudo_header(t, ph, sn, type, len);
+    se_hmac_sha256_init(&h, key, 32);
+    se_hmac_sha256_update(&h, ph, 13);
+    se_hmac_sha256_update(&h, body, len);
+    se_hmac_sha256_final(&h, mac);
+    se_ct_wipe(&h, sizeof h);
+}
+
+static se_status seal_etm(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t len, size_t *n)
+{
+    uint8_t *pt = body + 16;
+    size_t pad = 15 - len % 16, clen = len + pad + 1;
+    se_status st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
+
+    memset(pt + len, (int)pad, pad + 1);
+    if (st == SE_OK)
+        st = t->cfg->crypto->aes_crypt(SE_DRV_CBC, 0, t->wr.key, 16, body, pt, clen, pt);
+    if (st != SE_OK)
+        return st;
+    etm_mac(t, t->wr.mac, sn, type, body, 16 + clen, pt + clen);
+    *n = 16 + clen + 32;
+    return SE_OK;
+}
+
+static se_status open_etm(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t n,
+                          uint8_t **pt, size_t *pt_len)
+{
+    uint8_t mac[32], *p = body + 16;
+    size_t clen = n - 16 - 32, pad;
+
+    if (n < 16 + 16 + 32 || clen % 16 != 0)
+        return SE_ERR_BAD_TAG;
+    etm_mac(t, t->rd.mac, sn, type, body, 16 + clen, mac);
+    if (!se_ct_equal(mac, body + 16 + clen, 32))
+        return SE_ERR_BAD_TAG;
+    if (t->cfg->crypto->aes_crypt(SE_DRV_CBC, 1, t->rd.key, 16, body, p, clen, p) != SE_OK)
+        return SE_ERR_BAD_TAG;
+    pad = p[clen - 1];
+    if (pad + 1 > clen)
+        return SE_ERR_BAD_TAG;
+    for (size_t i = 1; i <= pad; i++)
+        if (p[clen - 1 - i] != pad)
+            return SE_ERR_BAD_TAG;
+    *pt = p;
+    *pt_len = clen - pad - 1;
+    return SE_OK;
+}
+
 /* Protects the plaintext at body + (CBC: 16, AEAD: 8), len bytes, in place; *n = body length. */
 static se_status seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t len, size_t *n)
 {
@@ -54,6 +111,8 @@ static se_status seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_
     uint8_t ph[13], nonce[12];
     se_status st;
 
+    if (tls_is_cbc(t->suite) && t->etm)
+        return seal_etm(t, type, sn, body, len, n);
     if (tls_is_cbc(t->suite)) {
         /* MAC over pseudo-header || plaintext: the header goes just before the plaintext, in
          * the space the IV takes afterwards. Then padding and CBC with a fresh IV. */
@@ -85,35 +144,25 @@ static se_status open_rec(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, s
                           uint8_t **pt, size_t *pt_len)
 {
     const se_backend *be = t->cfg->crypto;
-    uint8_t ph[13], nonce[12], mac[32];
+    uint8_t ph[13], nonce[12];
     size_t tl = tag_len(t->suite);
 
+    if (tls_is_cbc(t->suite) && t->etm)
+        return open_etm(t, type, sn, body, n, pt, pt_len);
     if (tls_is_cbc(t->suite)) {
         uint8_t *p = body + 16;
         size_t clen = n - 16;
-        uint32_t pad, good, plen;
 
         if (n < 16 + 48 || clen % 16 != 0)
             return SE_ERR_BAD_TAG;
         if (be->aes_crypt(SE_DRV_CBC, 1, t->rd.key, 16, body, p, clen, p) != SE_OK)
             return SE_ERR_BAD_TAG;
-        /* Padding check without branching on its bytes (RFC 5246 6.2.3.2): a bad padding is
-         * taken as none and the MAC computed anyway. */
-        pad = p[clen - 1];
-        good = se_ct_lt32(pad + 32u, (uint32_t)clen); /* pad + 1 + 32 <= clen */
-        for (uint32_t i = 1; i <= 255 && i < clen; i++) {
-            uint32_t in_pad = se_ct_lt32(i, pad + 1u);
-            good &= ~(in_pad & se_ct_mask_nz32(p[clen - 1 - i] ^ pad));
-        }
-        plen = (uint32_t)clen - 32u - se_ct_select32(good, pad + 1u, 0);
-        pseudo_header(t, body + 3, sn, type, plen);
-        if (be->hmac_sha256(t->rd.mac, 32, body + 3, 13 + plen, mac) != SE_OK)
-            return SE_ERR_BAD_TAG;
-        good &= (uint32_t)0 - (uint32_t)se_ct_equal(mac, p + plen, 32);
-        if (!good)
+        /* Padding and MAC in constant time (tls_cbc.c, Lucky Thirteen): the MAC input's length
+         * comes from the padding. */
+        pseudo_header(t, ph, sn, type, 0);
+        if (!tls_cbc_check(t->rd.mac, ph, p, clen, pt_len))
             return SE_ERR_BAD_TAG;
         *pt = p;
-        *pt_len = plen;
         return SE_OK;
     }
     if (n < 8 + tl)
@@ -240,8 +289,11 @@ static se_status on_alert(se_tls *t, const uint8_t *d, size_t n)
         t->state = SE_TLS_CLOSED;
         return SE_OK;
     }
-    if (d[0] == 1) /* warnings (no_renegotiation, user_canceled): nothing to do */
+    if (d[0] == 1) { /* warnings (no_renegotiation, user_canceled): nothing to do, a few times */
+        if (++t->warnings > SE_TLS_MAX_WARNINGS)
+            return tls_fail(t, SE_ERR_TLS_WARNINGS, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
         return SE_OK;
+    }
     t->peer_alert = d[1];
     return tls_fail(t, SE_ERR_TLS_PEER_ALERT, -1);
 }
@@ -249,9 +301,11 @@ static se_status on_alert(se_tls *t, const uint8_t *d, size_t n)
 se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int old_epoch)
 {
     if (n > SE_TLS_MAX_RECORD)
-        return bad_record(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_RECORD_OVERFLOW);
+        return bad_record(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_RECORD_OVERFLOW);
     if (old_epoch) /* only a retransmitted flight of the peer matters there */
         return type == CT_HANDSHAKE ? tls_hs_data(t, d, n, 1) : SE_OK;
+    if (type != CT_ALERT)
+        t->warnings = 0; /* the cap counts warnings in a row */
     switch (type) {
     case CT_HANDSHAKE:
         return tls_hs_data(t, d, n, 0);
@@ -402,7 +456,7 @@ static se_status stream_header(se_tls *t)
     if (t->rhdr[1] != 3)
         return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
     if (t->epoch_in != 0 ? n > SE_TLS_RX_BYTES - 5 : n > SE_TLS_MAX_RECORD)
-        return tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_RECORD_OVERFLOW);
+        return tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_RECORD_OVERFLOW);
     if (t->epoch_in != 0)
         return SE_OK;
     if (n == 0 || (type != CT_HANDSHAKE && type != CT_ALERT && type != CT_CCS))

@@ -204,7 +204,10 @@ int cli_client_main(int argc, char **argv)
             st = tls_host_pump(t, c.sock.fd, deadline, NULL, NULL);
         if (st != SE_OK) {
             tls_host_print_error("client", t, st);
-            close(c.sock.fd);
+            if (o.tls)
+                tls_host_tcp_close(c.sock.fd); /* our alert first, not a reset */
+            else
+                close(c.sock.fd);
             rc = 1;
             break;
         }

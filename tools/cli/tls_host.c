@@ -234,6 +234,27 @@ static struct addrinfo *resolve(const char *hostport, int socktype, int passive)
     return res;
 }
 
+void tls_host_tcp_close(int fd)
+{
+    uint32_t end = tls_host_now_ms(NULL) + 1000;
+    size_t total = 0;
+    uint8_t sink[4096];
+
+    shutdown(fd, SHUT_WR);
+    for (;;) {
+        int32_t left = (int32_t)(end - tls_host_now_ms(NULL));
+        struct pollfd p = {fd, POLLIN, 0};
+        ssize_t n;
+        if (left <= 0 || total > (1u << 20) || poll(&p, 1, left) <= 0)
+            break;
+        n = recv(fd, sink, sizeof sink, 0);
+        if (n <= 0)
+            break;
+        total += (size_t)n;
+    }
+    close(fd);
+}
+
 static int open_socket(const char *hostport, int socktype, int mode) /* 0 connect, 1 bind, 2 listen */
 {
     struct addrinfo *res = resolve(hostport, socktype, mode != 0), *ai;

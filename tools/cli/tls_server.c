@@ -123,7 +123,10 @@ static int serve_tls(int lfd, se_tls *t, se_tls_config *cfg, srv_ctx *c, double 
             st = tls_host_pump(t, c->sock.fd, deadline, never, NULL);
         }
         rc = finished(t, st);
-        close(c->sock.fd);
+        if (rc != 0)
+            tls_host_tcp_close(c->sock.fd); /* our alert first, not a reset */
+        else
+            close(c->sock.fd);
         if (once)
             return rc;
     }

@@ -50,6 +50,8 @@ typedef enum {
     SE_ERR_TLS_TIMEOUT,      /* "timeout": the DTLS handshake gave up after its retransmissions */
     SE_ERR_TLS_IO,           /* "io_error": the transport callback failed */
     SE_ERR_TLS_STATE,        /* "bad_state": the call is not valid in the connection's state */
+    SE_ERR_TLS_TOO_LARGE,    /* "too_large": a handshake message or record over the build's limits (se/tls.h) */
+    SE_ERR_TLS_WARNINGS,     /* "too_many_warnings": warning alerts in a row past the cap (se/tls.h) */
     SE_STATUS_COUNT
 } se_status;
 

@@ -47,6 +47,12 @@
 #ifndef SE_TLS_MAX_MTU      /* largest datagram (DTLS) the connection sends; TLS: its send buffer */
 #define SE_TLS_MAX_MTU 1500
 #endif
+/* A handshake message longer than SE_TLS_MAX_HANDSHAKE fails the connection with SE_ERR_TLS_TOO_LARGE
+ * and a decode_error alert; a TLS record longer than SE_TLS_MAX_RECORD (protected: plus
+ * SE_TLS_RECORD_EXPANSION) with SE_ERR_TLS_TOO_LARGE and record_overflow (DTLS: dropped). */
+/* Warning alerts in a row (no other record between them) that a connection takes: the next one
+ * fails it with SE_ERR_TLS_WARNINGS and unexpected_message (CVE-2016-8610; OpenSSL's cap too). */
+#define SE_TLS_MAX_WARNINGS 4
 /* Subsets for a small node (sw/node's build uses all three); se_tls_init answers
  * SE_ERR_NOT_SUPPORTED for what was left out:
  *   -DSE_TLS_NO_SERVER  the server role (a client-only node);
@@ -75,6 +81,7 @@
 #define SE_TLS_ALERT_PROTOCOL_VERSION      70
 #define SE_TLS_ALERT_INTERNAL_ERROR        80
 #define SE_TLS_ALERT_NO_RENEGOTIATION      100
+#define SE_TLS_ALERT_UNSUPPORTED_EXTENSION 110
 #define SE_TLS_ALERT_CERTIFICATE_REQUIRED  116
 
 typedef enum { SE_TLS_STREAM = 0, SE_TLS_DATAGRAM = 1 } se_tls_transport; /* TLS over TCP / DTLS over UDP */
@@ -170,6 +177,7 @@ typedef struct {
     uint32_t dropped_replay;       /* DTLS: records rejected by the replay window */
     uint32_t dropped_malformed;    /* DTLS: malformed records or wrong epoch (dropped) */
     uint32_t retransmits;          /* flights we resent */
+    uint32_t hs_messages_in;       /* the peer's handshake messages taken (not repeated ones) */
     uint32_t app_bytes_in, app_bytes_out;
 } se_tls_stats;
 

@@ -42,6 +42,8 @@ struct se_tls {
     uint16_t suite;
     uint8_t used_cache;
     uint8_t cookie_len;
+    uint8_t etm;              /* encrypt-then-MAC (RFC 7366) negotiated for the CBC suite */
+    uint8_t warnings;         /* warning alerts received in a row */
     uint16_t mtu;             /* DTLS: datagram size; TLS: send buffer size */
 
     /* Handshake secrets and transcript. */

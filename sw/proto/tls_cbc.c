@@ -1,0 +1,165 @@
+/* The MAC-then-encrypt check of a decrypted CBC-SHA256 record (RFC 5246 6.2.3.2) in constant
+ * time: against the padding oracle and its timing variant (Lucky Thirteen, AlFardan and Paterson
+ * 2013). The padding length decides how many bytes the HMAC covers, so a plain HMAC over them
+ * would take a number of SHA-256 compressions that tells it. Here the compressions, the branches
+ * and the memory addresses follow the record's length alone:
+ *
+ *  - the inner hash runs over every block the message could end in (the padding is at most 256
+ *    bytes), each built with masks: message byte, the 0x80 after it, zeros, and the bit length in
+ *    the block where the message really ends; the state after that block is kept, by mask;
+ *  - the outer hash is of a fixed length;
+ *  - the received MAC is read from the last 32 + 256 bytes into a buffer rotated by the MAC's
+ *    (secret) offset modulo 32, then rotated back with a scan over every position.
+ *
+ * Software SHA-256 compression (se_sha256_compress) whatever the backend: the engine's HMAC
+ * takes whole messages, whose length is the secret here. */
+#include "se/ct.h"
+#include "se/sha256.h"
+#include "tls_internal.h"
+
+#define MAC_LEN  32u
+#define PAD_MAX  256u /* padding || padding_length */
+#define HDR_LEN  13u  /* seq_num || type || version || length */
+#define BLOCK    SE_SHA256_BLOCK_BYTES
+
+static uint32_t ct_eq32(uint32_t a, uint32_t b)
+{
+    return ~se_ct_mask_nz32(a ^ b);
+}
+
+/* x, which the compiler can no longer relate to anything: a public index stays computed from
+ * public values (else p[i] under a mask of i - len may become (p + len)[i - len]). */
+static inline uint32_t opaque32(uint32_t x)
+{
+    __asm__("" : "+r"(x));
+    return x;
+}
+
+static void store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* h = the SHA-256 state after the block key ^ x (the 32-byte key zero-padded to a block). */
+static void key_block(uint32_t h[8], const uint8_t key[MAC_LEN], uint8_t x)
+{
+    se_sha256_ctx init;
+    uint8_t b[BLOCK];
+
+    se_sha256_init(&init);
+    memcpy(h, init.h, sizeof init.h);
+    for (unsigned i = 0; i < BLOCK; i++)
+        b[i] = (uint8_t)((i < MAC_LEN ? key[i] : 0) ^ x);
+    se_sha256_compress(h, b);
+    se_ct_wipe(b, sizeof b);
+}
+
+/* Byte k of the MAC input hdr || length || p (k < 13 + clen); the length bytes are given. */
+static uint8_t msg_byte(const uint8_t hdr[11], const uint8_t len[2], const uint8_t *p, size_t k)
+{
+    return k < 11 ? hdr[k] : k < HDR_LEN ? len[k - 11] : p[k - HDR_LEN];
+}
+
+void tls_cbc_hmac(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8_t *p, size_t clen,
+                  uint32_t plen, uint8_t mac[MAC_LEN])
+{
+    /* The inner message after the key block is m = 13 + plen bytes; plen lies in [lo, hi]. */
+    size_t hi = clen - MAC_LEN, lo = hi > PAD_MAX ? hi - PAD_MAX : 0;
+    size_t first = (HDR_LEN + lo) / BLOCK;            /* blocks of message bytes whatever plen */
+    size_t blocks = (HDR_LEN + hi + 8) / BLOCK + 1;   /* blocks the longest message pads to */
+    uint32_t m = HDR_LEN + plen;
+    uint32_t last = (m + 8) / BLOCK;                  /* the block the padded message ends */
+    uint32_t bits = (BLOCK + m) * 8;                  /* key block included */
+    uint8_t len[2] = {(uint8_t)(plen >> 8), (uint8_t)plen}, b[BLOCK];
+    uint32_t h[8], inner[8] = {0};
+
+    key_block(h, key, 0x36);
+    for (size_t j = 0; j < first; j++) {
+        if (j == 0) {
+            for (size_t k = 0; k < BLOCK; k++)
+                b[k] = msg_byte(hdr, len, p, k);
+            se_sha256_compress(h, b);
+        } else {
+            se_sha256_compress(h, p + j * BLOCK - HDR_LEN);
+        }
+    }
+    for (size_t j = first; j < blocks; j++) {
+        uint32_t fin = ct_eq32((uint32_t)j, last);
+        for (size_t i = 0; i < BLOCK; i++) {
+            size_t k = j * BLOCK + i;
+            uint32_t x = k < HDR_LEN + clen ? msg_byte(hdr, len, p, k) : 0;
+            x = (x & se_ct_lt32((uint32_t)k, m)) | (0x80u & ct_eq32((uint32_t)k, m));
+            if (i >= BLOCK - 4) /* the bit length's low word (the high one is 0) */
+                x |= fin & (bits >> (8 * (BLOCK - 1 - i)));
+            b[i] = (uint8_t)x;
+        }
+        se_sha256_compress(h, b);
+        for (unsigned w = 0; w < 8; w++)
+            inner[w] = se_ct_select32(fin, h[w], inner[w]);
+    }
+
+    /* Outer: key block, then the inner digest, 0x80, zeros and (64 + 32) * 8 bits. */
+    memset(b, 0, sizeof b);
+    for (unsigned w = 0; w < 8; w++)
+        store_be32(b + 4 * w, inner[w]);
+    b[MAC_LEN] = 0x80;
+    b[BLOCK - 2] = (uint8_t)(((BLOCK + MAC_LEN) * 8) >> 8);
+    key_block(h, key, 0x5c);
+    se_sha256_compress(h, b);
+    for (unsigned w = 0; w < 8; w++)
+        store_be32(mac + 4 * w, h[w]);
+    se_ct_wipe(b, sizeof b);
+    se_ct_wipe(h, sizeof h);
+    se_ct_wipe(inner, sizeof inner);
+}
+
+int tls_cbc_check(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8_t *p, size_t clen,
+                  size_t *plen)
+{
+    uint32_t n = (uint32_t)clen, pad, good, len, scan, rot;
+    uint8_t mac[MAC_LEN], got[MAC_LEN], rx[MAC_LEN] = {0};
+
+    *plen = 0;
+    if (clen < 16 + MAC_LEN || clen % 16 != 0 || clen > 0xFFFFu + MAC_LEN)
+        return 0;
+    /* Padding (RFC 5246 6.2.3.2): padding_length + 1 bytes, each equal to padding_length. A bad
+     * one is taken as none, and the MAC computed all the same. */
+    pad = p[n - 1];
+    good = se_ct_lt32(pad + MAC_LEN, n); /* pad + 1 + 32 <= clen */
+    for (uint32_t i = 1; i < PAD_MAX && i < n; i++) {
+        uint32_t in_pad = se_ct_lt32(i, pad + 1u);
+        good &= ~(in_pad & se_ct_mask_nz32(p[n - 1 - i] ^ pad));
+    }
+    len = n - MAC_LEN - se_ct_select32(good, pad + 1u, 0);
+    tls_cbc_hmac(key, hdr, p, clen, len, mac);
+
+    /* The received MAC at p + len: every byte of the last 32 + 256 goes to rx[(i - scan) % 32]
+     * when it is one of the MAC's, so rx holds the MAC rotated left by (len - scan) % 32. */
+    scan = n > MAC_LEN + PAD_MAX ? n - MAC_LEN - PAD_MAX : 0;
+    for (uint32_t i = scan; i < n; i++) {
+        uint32_t in_mac = ~se_ct_lt32(i, len) & se_ct_lt32(i, len + MAC_LEN);
+        rx[(i - scan) % MAC_LEN] |= (uint8_t)(p[opaque32(i)] & in_mac);
+    }
+    rot = (len - scan) % MAC_LEN;
+    for (uint32_t k = 0; k < MAC_LEN; k++) {
+        uint32_t v = 0, at = (rot + k) % MAC_LEN;
+        for (uint32_t j = 0; j < MAC_LEN; j++)
+            v |= rx[j] & ct_eq32(j, at);
+        got[k] = (uint8_t)v;
+    }
+    good &= (uint32_t)0 - (uint32_t)se_ct_equal(mac, got, MAC_LEN);
+    se_ct_wipe(mac, sizeof mac);
+    se_ct_wipe(got, sizeof got);
+    se_ct_wipe(rx, sizeof rx);
+
+    /* The verdict is public (the record is taken or refused), and so is an accepted record's
+     * length; a refused record's is not (0 instead). No branch on either: the same time here. */
+    len &= good;
+    SE_CT_DECLASSIFY(&good, sizeof good);
+    SE_CT_DECLASSIFY(&len, sizeof len);
+    *plen = len;
+    return (int)(good & 1u);
+}
