@@ -50,6 +50,8 @@ help:
 	@echo "make setup  - install Debian packages and the Python virtualenv (idempotent)"
 	@echo "make demo   - the main job: a simulated sensor node sends readings over DTLS to the collector"
 	@echo "make test   - the whole test suite (vectors, cross-checks, constant-time checks)"
+	@echo "make test-asan - the CLI, protocol and collector suites against an ASan+UBSan build of se"
+	@echo "make fuzz   - the libFuzzer harnesses under ASan+UBSan, FUZZ_SECONDS each"
 	@echo "make bench  - measurements into build/reports/bench.{json,md}"
 	@echo "make synth  - area of the RTL into build/reports/area.{json,md}"
 	@echo "make lint   - warning-free builds for host, rv32i, rv32im (+ RTL lint when RTL exists)"
@@ -197,6 +199,11 @@ $(eval $(call FW_APP,nodebench))
 $(eval $(call FW_APP,nodebench-full,nodebench,-DNODEBENCH_FULL=1))
 # The sensor node: DTLS client over the NIC (make demo, make bench's handshake rows).
 $(eval $(call FW_APP,sensor))
+# The CBC record check's cycle counts (tests/node/test_cbc_cycles.py): sw/proto's tls_cbc.c directly.
+$(eval $(call FW_APP,cbctime,cbctime,-Isw/proto))
+# Cycle counts of P-256 ECDH and AES-128 over host-chosen secrets (make bench's ct_node rows,
+# tests/node/test_ct_cycles.py; docs/robustness.md).
+$(eval $(call FW_APP,cttime))
 
 # Everything the node's tests, --backend soc and the node bench need.
 node: node-sim node-sim-noengine firmware
@@ -218,10 +225,100 @@ $(BUILD)/host/ct/%: tests/ct/%.c $(BUILD)/ctgrind/libsecrypto.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -DSE_CTGRIND $< $(BUILD)/ctgrind/libsecrypto.a -o $@
 
+# ct_cbc checks sw/proto's CBC record check (Lucky Thirteen), whose source it is built with.
+$(BUILD)/host/ct/ct_cbc: tests/ct/ct_cbc.c sw/proto/tls_cbc.c $(PROTO_HDR) $(DRV_HDR) $(BUILD)/ctgrind/libsecrypto.a
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -DSE_CTGRIND $(DRV_FLAGS) $(PROTO_FLAGS) -Isw/proto $(filter %.c,$^) \
+	    $(BUILD)/ctgrind/libsecrypto.a -o $@
+
 ct: $(patsubst tests/ct/%.c,$(BUILD)/host/ct/%,$(CT_SRC))
 
+# ---- fuzzing: libFuzzer harnesses under ASan + UBSan (tests/fuzz, docs/robustness.md) -------
+# clang builds its own objects of the library, the software backend, sw/proto and the CLI's op code
+# into build/fuzz/ (apart from the gcc build). `make fuzz` runs each harness for FUZZ_SECONDS on a
+# copy of its corpus (tools/fuzz.py: build/fuzz/<name>.json); `make test` runs them briefly
+# (tests/fuzz/test_fuzz.py). build/fuzz/tls_seeds records the TLS seeds (tests/fuzz/make_seeds.py).
+FUZZ_CC      := clang
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_CFLAGS  := -std=c11 $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+                -fno-sanitize-recover=all -D_DEFAULT_SOURCE -Isw/crypto/include -Isw/drivers/include \
+                $(PROTO_FLAGS) -Itools/cli
+FUZZ_LIB_SRC := $(CRYPTO_SRC) sw/drivers/backend_sw.c $(PROTO_SRC) tools/cli/batch.c tools/cli/cli_util.c \
+                $(wildcard tools/cli/ops_*.c)
+FUZZ_HDR     := $(CRYPTO_HDR) $(PROTO_HDR) $(wildcard sw/drivers/include/se/*.h) $(CLI_HDR)
+FUZZ_BIN     := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_NAMES))
+
+$(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_HDR) | $(SETUP_DONE)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_DIR)/libfuzzse.a: $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h tests/fuzz/shim/node/*.h) $(FUZZ_DIR)/libfuzzse.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz/shim -fsanitize=fuzzer $< $(FUZZ_DIR)/libfuzzse.a -ljansson -o $@
+# These two include the source they fuzz (for its static functions / its main loop).
+$(FUZZ_DIR)/fuzz_pem: tools/cli/pem.c tools/cli/pem.h
+$(FUZZ_DIR)/fuzz_rpc: sw/apps/opserver/opserver.c
+
+# fuzz_dtls_client_node: the node's protocol build (NODE_TLS_FLAGS), its own sw/proto objects.
+$(FUZZ_DIR)/obj-node/%.o: %.c $(FUZZ_HDR) | $(SETUP_DONE)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(NODE_TLS_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_DIR)/libfuzzse-node.a: $(patsubst %.c,$(FUZZ_DIR)/obj-node/%.o,$(PROTO_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_dtls_client_node: tests/fuzz/fuzz_dtls_client_node.c $(wildcard tests/fuzz/*.h) \
+        $(FUZZ_DIR)/libfuzzse-node.a $(FUZZ_DIR)/libfuzzse.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(NODE_TLS_FLAGS) -fsanitize=fuzzer $< $(FUZZ_DIR)/libfuzzse-node.a \
+	    $(FUZZ_DIR)/libfuzzse.a -o $@
+
+$(FUZZ_DIR)/tls_seeds: tests/fuzz/tls_seeds.c $(wildcard tests/fuzz/*.h) $(FUZZ_DIR)/libfuzzse.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $< $(FUZZ_DIR)/libfuzzse.a -o $@
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_BIN)
+fuzz: fuzz-build
+	@echo "== fuzz: each harness for $(FUZZ_SECONDS) s -> $(FUZZ_DIR)/<name>.json"
+	$(PY) tools/fuzz.py --seconds $(FUZZ_SECONDS) --build $(FUZZ_DIR) $(FUZZ_NAMES)
+
+# ---- sanitizer build of the CLI: ASan + UBSan (make test-asan) ---------------------------------
+# The same host sources as build/host/se, compiled again with AddressSanitizer, LeakSanitizer and
+# UBSan (any report aborts: -fno-sanitize-recover); the Verilated engine model is linked as it is.
+# `make test-asan` runs the CLI, protocol and collector suites against it (SE_CLI, tests/se_cli.py).
+ASAN_DIR    := $(BUILD)/asan
+ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_CFLAGS := $(HOST_CFLAGS) -O1 $(ASAN_FLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -Itools/cli
+ASAN_OBJ    := $(patsubst %.c,$(ASAN_DIR)/%.o,$(CRYPTO_SRC) $(DRV_SRC) $(PROTO_SRC) $(CLI_SRC))
+
+$(ASAN_DIR)/%.o: %.c $(CRYPTO_HDR) $(DRV_HDR) $(REG_H) $(PROTO_HDR) $(CLI_HDR) | $(SETUP_DONE)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(ASAN_CFLAGS) -c $< -o $@
+
+$(ASAN_DIR)/se: $(ASAN_OBJ) $(ENGINE_LIBS)
+	$(CXX) $(ASAN_FLAGS) -o $@ $(ASAN_OBJ) $(ENGINE_DIR)/engine_model.o $(ENGINE_DIR)/Vse_engine__ALL.a \
+	    $(ENGINE_DIR)/libverilated.a -ljansson -lsqlite3 -pthread
+
+.PHONY: test-asan
+# Every sanitizer report (ASan, LSan, UBSan) of any `se` process goes to a file under
+# $(ASAN_DIR)/reports and exits 86: whatever a test asserts, the target fails if one was written.
+ASAN_REPORTS := $(abspath $(ASAN_DIR))/reports
+test-asan: $(ASAN_DIR)/se cli node
+	@echo "== test-asan: the CLI, protocol and collector suites against the ASan+UBSan build of se"
+	@rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS)
+	SE_CLI=$(ASAN_DIR)/se ASAN_OPTIONS=exitcode=86:log_path=$(ASAN_REPORTS)/asan \
+	UBSAN_OPTIONS=exitcode=86:print_stacktrace=1:log_path=$(ASAN_REPORTS)/ubsan \
+	    $(PY) -m pytest tests/cli tests/proto -q -n 2 --dist loadfile $(PYTEST_ARGS); rc=$$?; \
+	if ls $(ASAN_REPORTS)/* >/dev/null 2>&1; then cat $(ASAN_REPORTS)/*; \
+	    echo "test-asan: the sanitizer reports above"; exit 1; fi; exit $$rc
+
 # ---- the named jobs -----------------------------------------------------------
-test: cli cross ct node
+test: cli cross ct node fuzz-build
 	@echo "== test: pytest tests/ (backends sw, rtl and soc, RTL unit tests, the node), two workers"
 	$(PY) -m pytest tests -q -n 2 --dist loadfile $(PYTEST_ARGS)
 
@@ -229,7 +326,7 @@ demo: cli node
 	@echo "== demo: crypto walkthrough (sw, rtl), then the sensor node over DTLS to the collector"
 	@tools/demo.sh
 
-bench: cli cross node node-sim-noengine
+bench: cli cross node node-sim-noengine fuzz-build
 	@echo "== bench: build/reports/bench.{json,md}"
 	$(PY) tools/bench.py --out $(BUILD)/reports
 

@@ -39,7 +39,7 @@ void se_bn_to_bytes(uint8_t *out, size_t len, const se_bn *a)
         q[3] = (uint8_t)v;
     }
     for (; i < len; i++)
-        out[len - 1 - i] = i < 4 * SE_BN_LIMBS ? (uint8_t)(a->v[i / 4] >> (8 * (i % 4))) : 0;
+        out[len - 1 - i] = (uint8_t)(i < 4 * SE_BN_LIMBS ? a->v[i / 4] >> (8 * (i % 4)) : 0u);
 }
 
 uint32_t se_bn_is_zero(const se_bn *a)

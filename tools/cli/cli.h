@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "se/backend.h"
 #include "se/drv.h"
@@ -43,6 +44,13 @@ extern const cli_op cli_ops_sym[];  /* ops_sym.c: aes modes, cbc_mac, aead */
 extern const cli_op cli_ops_drbg[]; /* ops_drbg.c: hmac_drbg */
 extern const cli_op cli_ops_ecp[];  /* ops_ecp.c: ECC on every curve kind, x25519, mod_* */
 extern const cli_op cli_ops_x509[]; /* ops_x509.c: x509_parse, x509_verify */
+extern const cli_op *const cli_op_tables[]; /* batch.c: the tables above, ended by NULL */
+
+/* batch.c: runs one request object; returns the response (caller frees) and sets *ok. */
+json_t *cli_run_request(const json_t *req, int *ok);
+/* batch.c: one line of `se batch` (a JSON request) -> one line of JSON response written to out.
+ * Blank lines are skipped. 1 if the line succeeded (or was blank), 0 if it failed. */
+int cli_batch_line(const char *line, FILE *out);
 
 /* Programs with their own flags (`se client ...`): main(argc, argv) with argv[0] the program's
  * name. cli_programs is ended by an entry with name == NULL (programs.c). */

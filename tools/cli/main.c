@@ -6,55 +6,6 @@
 #include "cli.h"
 #include "se/tls.h"
 
-extern const char *cli_failed_field;
-
-static const cli_op *const tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp,
-                                             cli_ops_x509};
-/* The op named `name`; *drbg says whether it is the DRBG table's (run only where cli_be->drbg). */
-static const cli_op *find_op(const char *name, int *drbg)
-{
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-        for (const cli_op *op = tables[t]; op->name != NULL; op++)
-            if (strcmp(op->name, name) == 0) {
-                *drbg = tables[t] == cli_ops_drbg;
-                return op;
-            }
-    return NULL;
-}
-
-/* Runs one request; returns the response (caller frees) and sets *ok. */
-static json_t *run_request(const json_t *req, int *ok)
-{
-    json_t *resp = json_object();
-    const json_t *id = json_object_get(req, "id");
-    const char *name = json_string_value(json_object_get(req, "op"));
-    int drbg = 0;
-    const cli_op *op = name ? find_op(name, &drbg) : NULL;
-    se_status st;
-
-    cli_failed_field = NULL;
-    if (!json_is_object(req))
-        st = SE_ERR_BAD_INPUT;
-    else if (op == NULL)
-        st = name ? SE_ERR_UNKNOWN_OP : SE_ERR_BAD_INPUT;
-    else if (drbg && !cli_be->drbg)
-        st = SE_ERR_NOT_SUPPORTED;
-    else
-        st = op->fn(req, resp);
-    if (st != SE_OK) {
-        json_object_clear(resp);
-        json_object_set_new(resp, "error", json_string(se_status_name(st)));
-        if (cli_failed_field != NULL)
-            json_object_set_new(resp, "field", json_string(cli_failed_field));
-        if (name == NULL)
-            json_object_set_new(resp, "field", json_string("op"));
-    }
-    if (id != NULL)
-        json_object_set(resp, "id", (json_t *)id);
-    *ok = st == SE_OK;
-    return resp;
-}
-
 /* One JSON object per input line, one per output line; exit 1 if any line failed. */
 static int batch(void)
 {
@@ -62,28 +13,8 @@ static int batch(void)
     size_t cap = 0;
     int all_ok = 1;
 
-    while (getline(&line, &cap, stdin) > 0) {
-        json_error_t jerr;
-        json_t *req, *resp;
-        int ok;
-
-        if (strspn(line, " \t\r\n") == strlen(line))
-            continue;
-        req = json_loads(line, 0, &jerr);
-        if (req == NULL) {
-            resp = json_pack("{s:s, s:s}", "error", "bad_input", "detail", jerr.text);
-            ok = 0;
-        } else {
-            resp = run_request(req, &ok);
-            json_decref(req);
-        }
-        all_ok &= ok;
-        char *out = json_dumps(resp, JSON_COMPACT);
-        puts(out);
-        fflush(stdout);
-        free(out);
-        json_decref(resp);
-    }
+    while (getline(&line, &cap, stdin) > 0)
+        all_ok &= cli_batch_line(line, stdout);
     free(line);
     return all_ok ? 0 : 1;
 }
@@ -117,7 +48,7 @@ static int human(const char *opname, int argc, char **argv)
         json_object_set_new(req, field, v ? v : json_string(argv[i + 1]));
         i++;
     }
-    json_t *resp = run_request(req, &ok);
+    json_t *resp = cli_run_request(req, &ok);
     const char *key;
     json_t *val;
     json_object_foreach(resp, key, val) {
@@ -215,8 +146,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[i], "names") == 0)
         return names();
     if (strcmp(argv[i], "ops") == 0) {
-        for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-            for (const cli_op *op = tables[t]; op->name != NULL; op++)
+        for (size_t t = 0; cli_op_tables[t] != NULL; t++)
+            for (const cli_op *op = cli_op_tables[t]; op->name != NULL; op++)
                 printf("%-16s %s\n", op->name, op->fields);
         return 0;
     }

@@ -206,8 +206,9 @@ static const char *parse_pkcs8(const uint8_t *p, const uint8_t *end, uint8_t key
         return "malformed private key (version)";
     if (tlv(&p, end, 0x30, &alg, &alen) != 0)
         return "malformed private key (algorithm)";
-    if (!is_oid(&alg, alg + alen, oid_ec, sizeof oid_ec) ||
-        !is_oid(&alg, alg + alen, oid_p256, sizeof oid_p256))
+    /* Both OIDs within the AlgorithmIdentifier: its end is fixed before the first read moves alg. */
+    const uint8_t *alg_end = alg + alen;
+    if (!is_oid(&alg, alg_end, oid_ec, sizeof oid_ec) || !is_oid(&alg, alg_end, oid_p256, sizeof oid_p256))
         return "not a P-256 EC key";
     if (tlv(&p, end, 0x04, &v, &n) != 0)
         return "malformed private key (no key octets)";
