@@ -3,8 +3,8 @@
  *
  * One UDP socket and one poll() loop. Each peer address that completes the stateless cookie
  * exchange (se_dtls_cookie_check) gets one of --max-peers connection slots, allocated once at
- * start-up; the slot is freed when the connection closes (close_notify), fails, or stays silent
- * for --idle-timeout seconds. Nodes must authenticate with a client certificate chaining to
+ * start-up; the slot is freed when the connection closes (close_notify), fails, or makes no
+ * progress for --idle-timeout seconds. Nodes must authenticate with a client certificate chaining to
  * --ca; a node's identity is its certificate's subject commonName. Every application record is
  * one row of `readings`, committed on arrival; connection events go to `events`. Hostile or
  * broken datagrams are dropped and counted by kind; the counters are printed on exit (SIGINT,
@@ -80,7 +80,7 @@ typedef struct {
     char node[65];                /* the client certificate's subject CN */
     char key_hex[65];             /* hex SHA-256 of the node's public key (04||x||y) */
     uint8_t hello_random[32];     /* client random of the ClientHello that started it */
-    uint32_t last_ms;             /* last datagram from the peer */
+    uint32_t last_ms;             /* the peer's last progress (progress()) */
     unsigned long records;
     se_tls_io io;
     se_tls tls;
@@ -374,6 +374,15 @@ static void reseed(collector *c)
     se_ct_wipe(e, sizeof e);
 }
 
+/* What shows a peer moving on, and so resets its idle timer: a new handshake message while it
+ * handshakes (a repeated ClientHello is not one), an authenticated record once established. A
+ * peer that only repeats itself cannot keep its slot past --idle-timeout. */
+static uint32_t progress(const slot *s)
+{
+    const se_tls_stats *st = se_tls_get_stats(&s->tls);
+    return st->hs_messages_in + (s->established ? st->records_in : 0);
+}
+
 /* A new connection in slot s for the peer at addr, fed its first (cookie-checked) ClientHello. */
 static void slot_start(collector *c, slot *s, const struct sockaddr_storage *addr,
                        socklen_t addr_len, const char *peer, const uint8_t *dgram, size_t len)
@@ -491,8 +500,10 @@ static void on_datagram(collector *c, const struct sockaddr_storage *addr, sockl
         from_new_peer(c, addr, addr_len, peer, d, len, s);
         return;
     }
-    s->last_ms = tls_host_now_ms(NULL);
+    uint32_t before = progress(s);
     slot_check(s, se_tls_input(&s->tls, d, len));
+    if (s->used && progress(s) != before)
+        s->last_ms = tls_host_now_ms(NULL);
 }
 
 /* Runs due retransmission timers and idle timeouts; returns the ms until the next one. */
@@ -583,7 +594,7 @@ static void usage(void)
             "         --ca ca.pem [--max-peers N] [--idle-timeout SEC] [--exit-after-records N]\n"
             "         [--stats FILE] [common options]\n"
             "  --max-peers N           connection slots (default 16)\n"
-            "  --idle-timeout SEC      free a handshake or connection silent that long (default 300)\n"
+            "  --idle-timeout SEC      free a handshake or connection without progress that long (default 300)\n"
             "  --exit-after-records N  stop after storing N readings\n"
             "  --stats FILE            write the counters there as JSON on exit\n"
             "common options (DTLS only: --tls and --timeout do not apply):\n%s",
