@@ -73,9 +73,11 @@ GEN      := $(BUILD)/gen
 REG_SV   := $(patsubst %,$(GEN)/rtl/%_regs.sv,$(REG_NAMES))
 REG_H    := $(patsubst %,$(GEN)/include/se/hw/%_regs.h,$(REG_NAMES))
 
-# The pk engine's microcode ROM, slot map and program table come from rtl/pk/ucode.py the same way,
+# The pk engine's microcode ROM, slot map and program table come from rtl/pk/ucode.py the same way
+# (from the ISA rtl/pk/isa.toml and the programs rtl/pk/programs/*.s; rtl/pk/README.md),
 # and the SoC's memory map (decoder constants, C header, docs/memory_map.md) from rtl/soc/memmap.toml.
-$(GEN)/regs.stamp: $(REG_DESC) tools/regtool.py rtl/pk/ucode.py rtl/soc/memmap.toml tools/memmap.py | $(SETUP_DONE)
+PK_UCODE := $(wildcard rtl/pk/*.py rtl/pk/isa.toml rtl/pk/programs/*)
+$(GEN)/regs.stamp: $(REG_DESC) tools/regtool.py $(PK_UCODE) rtl/soc/memmap.toml tools/memmap.py | $(SETUP_DONE)
 	$(PY) tools/regtool.py $(REG_DESC) --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
 	$(PY) rtl/pk/ucode.py --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
 	$(PY) tools/memmap.py rtl/soc/memmap.toml --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs
@@ -355,6 +357,7 @@ lint: $(BUILD)/host/libsecrypto.a cross cli regs
 	yosys -q -p "read_verilog -sv $(PICORV32_V); $(foreach f,$(RTL_ENGINE) $(SOC_RTL),read_verilog -sv $(f);) hierarchy -check -top soc_top"
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 	$(PY) rtl/pk/ucode.py --md docs/regs --check-md
+	$(PY) rtl/pk/ctcheck.py
 	$(PY) tools/memmap.py rtl/soc/memmap.toml --check-md docs
 
 clean:

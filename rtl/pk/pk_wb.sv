@@ -3,7 +3,7 @@
 `default_nettype none
 
 module pk_wb #(
-  parameter int DW = 32  // Montgomery digit width; rtl/pk/ucode.py DW must be the same (README: why 32)
+  parameter int DW = 32  // Montgomery digit width; rtl/pk/isa.toml digit_width must be the same (README: why 32)
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,

@@ -1,5 +1,5 @@
-"""The pk microcode on its Python model (rtl/pk/ucode.py, Machine): every program against the
-`cryptography` package and the SEC 1 model of test_pk_core, in a second. The RTL runs the same
+"""The pk microcode on its Python model (rtl/pk/model.py's Machine, through ucode): every program
+against the `cryptography` package and the SEC 1 model of test_pk_core, in a second. The RTL runs the same
 ROM (test_pk_core), so a formula bug shows up here first and with a readable trace."""
 import random
 import sys

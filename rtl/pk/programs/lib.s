@@ -1,0 +1,241 @@
+# Subroutines shared by the programs (CALL/RET, 4 levels), and the error exits.
+
+# (RX, RY) = K P, affine Montgomery, for the P of the cache entry; E = 0 if the result is O
+comb:
+    LDI QX, 0
+    MOV QY, ONEP
+    LDI E, 0                  # acc = O = (0 : 1 : 0)
+    CNT.n 3 0
+comb_loop:
+    CALL pdbl
+    comb_add TSEL
+    DJNZ comb_loop
+    CALL toaffine
+    RET
+
+# acc (QX : QY : E) = 2 acc, by the complete addition
+pdbl:
+    MOV RX, QX
+    MOV RY, QY
+    MOV T6, E
+    CALL padd
+    MOV QX, X0
+    MOV QY, Z0
+    MOV E, X1
+    RET
+
+# (RX, RY) = affine (QX : QY : E), Montgomery domain (0, 0 for O)
+toaffine:
+    MOV T3, E
+    CALL inv_p
+    MUL RX, QX, T3
+    MUL RY, QY, T3
+    RET
+
+# F = (Y^2 == X^3 + a X + b), Montgomery domain
+oncurve:
+    MUL T0, X, X
+    ADD T0, T0, A
+    MUL T0, T0, X
+    ADD T0, T0, B
+    MUL T1, Y, Y
+    EQ T0, T1
+    RET
+
+# x-only Montgomery ladder over all DW*ndig_n bits of K: (X0:Z0) = K P, (X1:Z1) = (K+1) P with
+# x(P) = X. Starts from R0 = O = (1:0), so no recoding: doubling keeps O, and the differential
+# addition of O and P gives P because R1 - R0 = P throughout.
+ladder:
+    MOV X0, ONEP
+    LDI Z0, 0
+    MOV X1, X
+    MOV Z1, ONEP
+    CNT.n 0 0
+ladder_loop:
+    LBIT
+    CSWAP X0, X1
+    CSWAP Z0, Z1
+    # (X1:Z1) = (X0:Z0) + (X1:Z1), difference P:
+    # X3 = (X0X1 - a Z0Z1)^2 - 4b Z0Z1 (X0Z1 + X1Z0), Z3 = x (X0Z1 - X1Z0)^2
+    MUL T0, X0, X1
+    MUL T1, Z0, Z1
+    MUL T2, X0, Z1
+    MUL T3, X1, Z0
+    MUL T4, A, T1
+    SUB T4, T0, T4
+    MUL T4, T4, T4
+    ADD T5, T2, T3
+    MUL T5, T5, T1
+    MUL T5, T5, B4
+    SUB X1, T4, T5
+    SUB T2, T2, T3
+    MUL T2, T2, T2
+    MUL Z1, T2, X
+    # (X0:Z0) = 2 (X0:Z0): X = (XX - a ZZ)^2 - 8b X Z ZZ, Z = 4 Z (X (XX + a ZZ) + b Z ZZ)
+    MUL T0, X0, X0
+    MUL T1, Z0, Z0
+    MUL T2, A, T1
+    SUB T3, T0, T2
+    MUL T3, T3, T3
+    ADD T0, T0, T2
+    MUL T0, T0, X0
+    MUL T2, X0, Z0
+    MUL T2, T2, T1
+    MUL T4, T2, B8
+    SUB X0, T3, T4
+    MUL T1, T1, Z0
+    MUL T1, T1, B
+    ADD T0, T0, T1
+    MUL T0, T0, Z0
+    ADD T0, T0, T0
+    ADD Z0, T0, T0
+    DJNZ ladder_loop
+    LFIN
+    CSWAP X0, X1
+    CSWAP Z0, Z1
+    RET
+
+# y-recovery (Okeya-Sakurai) with one inversion: (RX, RY) = K P affine, Montgomery domain.
+# y = [2b Z0^2 Z1 + (a Z0 + x X0)(x Z0 + X0) Z1 - X1 (x Z0 - X0)^2] / (2y Z0^2 Z1),
+# x = X0 (2y Z0 Z1) / (2y Z0^2 Z1). Z1 = 0 means K P = -P; Z0 = 0 (F on return) means O.
+yrecover:
+    MUL T0, X, Z0
+    ADD T1, T0, X0
+    SUB T0, T0, X0
+    MUL T0, T0, T0
+    MUL T0, T0, X1
+    MUL T2, A, Z0
+    MUL T3, X, X0
+    ADD T2, T2, T3
+    MUL T2, T2, T1
+    MUL T2, T2, Z1
+    SUB T2, T2, T0
+    MUL T3, Z0, Z0
+    MUL T3, T3, Z1
+    MUL T1, T3, B
+    ADD T1, T1, T1
+    ADD T2, T2, T1
+    ADD T4, Y, Y
+    MUL T5, T4, Z0
+    MUL T5, T5, Z1
+    MUL T3, T5, Z0
+    CALL inv_p
+    MUL RY, T2, T3
+    MUL T5, T5, T3
+    MUL RX, X0, T5
+    LDI T0, 0
+    SUB T0, T0, Y
+    ZF Z1
+    SEL RX, X, RX
+    SEL RY, T0, RY
+    ZF Z0
+    RET
+
+# T0 = RX mod n for RX < p < R_n (CURVE checked p < R_n): (x R^2 / R) / R
+xmodn:
+    MUL.n T0, RX, RRN
+    LDI T1, 1
+    MUL.n T0, T0, T1
+    RET
+
+# (RX, RY) from the Montgomery domain (F is kept)
+frommont:
+    LDI T0, 1
+    MUL RX, RX, T0
+    MUL RY, RY, T0
+    RET
+
+# affine (RX, RY) or O (F) -> projective (RX : RY : T6), O = (0 : 1 : 0)
+topoint:
+    LDI T0, 0
+    SEL T6, T0, ONEP
+    SEL RY, ONEP, RY
+    RET
+
+# complete addition (Renes-Costello-Batina 2016, Algorithm 1, any a; b3 = 3b):
+# (X0 : Z0 : X1) = (QX : QY : E) + (RX : RY : T6)
+padd:
+    ADD Z1, B, B
+    ADD Z1, Z1, B             # b3
+    MUL T0, QX, RX
+    MUL T1, QY, RY
+    MUL T2, E, T6
+    ADD T3, QX, QY
+    ADD T4, RX, RY
+    MUL T3, T3, T4
+    ADD T4, T0, T1
+    SUB T3, T3, T4
+    ADD T4, QX, E
+    ADD T5, RX, T6
+    MUL T4, T4, T5
+    ADD T5, T0, T2
+    SUB T4, T4, T5
+    ADD T5, QY, E
+    ADD X0, RY, T6
+    MUL T5, T5, X0
+    ADD X0, T1, T2
+    SUB T5, T5, X0
+    MUL X1, A, T4
+    MUL X0, Z1, T2
+    ADD X1, X0, X1
+    SUB X0, T1, X1
+    ADD X1, T1, X1
+    MUL Z0, X0, X1
+    ADD T1, T0, T0
+    ADD T1, T1, T0
+    MUL T2, A, T2
+    MUL T4, Z1, T4
+    ADD T1, T1, T2
+    SUB T2, T0, T2
+    MUL T2, A, T2
+    ADD T4, T4, T2
+    MUL T0, T1, T4
+    ADD Z0, Z0, T0
+    MUL T0, T5, T4
+    MUL X0, T3, X0
+    SUB X0, X0, T0
+    MUL T0, T3, T1
+    MUL X1, T5, X1
+    ADD X1, X1, T0
+    RET
+
+# T3 = T3^(m-2) mod m_f (Fermat; square and always multiply, the exponent is public anyway)
+inv_p:
+    LDI T0, 2
+    LDI T1, 0
+    SUB T0, T1, T0            # p - 2
+    SCAL T0
+    MOV T1, ONEP
+    CNT 0 0
+inv_p_loop:
+    MUL T1, T1, T1
+    MUL T0, T1, T3
+    KBIT
+    SEL T1, T0, T1
+    DJNZ inv_p_loop
+    MOV T3, T1
+    RET
+
+inv_n:
+    LDI T0, 2
+    LDI T1, 0
+    SUB.n T0, T1, T0          # n - 2
+    SCAL.n T0
+    MOV T1, ONEN
+    CNT.n 0 0
+inv_n_loop:
+    MUL.n T1, T1, T1
+    MUL.n T0, T1, T3
+    KBIT
+    SEL T1, T0, T1
+    DJNZ inv_n_loop
+    MOV T3, T1
+    RET
+
+# the error exits: ERR ends the program with that status
+bad_params:
+    ERR BAD_PARAMS
+bad_point:
+    ERR BAD_POINT
+bad_scalar:
+    ERR BAD_SCALAR

@@ -1,0 +1,28 @@
+# Macros shared by the programs (rtl/pk/asm.py expands them; the listing shows the expansion).
+# `.macro name p, q` ... `.endm` defines one; `\p` in its body is the argument.
+
+# (QX, QY) -> (X, Y) in the Montgomery domain, or BAD_POINT: coordinates < p, on the curve, x != 0
+.macro load_q
+    LTM QX
+    JNF bad_point
+    LTM QY
+    JNF bad_point
+    MUL X, QX, RRP
+    MUL Y, QY, RRP
+    CALL oncurve
+    JNF bad_point
+    ZF X
+    JF bad_point
+.endm
+
+# acc (QX : QY : E) += the column's point of a comb table, by the complete addition:
+# `comb_add TSEL` takes it from the table of the cache entry CMD.SLOT, `comb_add TSEL.g` from
+# G's (entry 0). Digit 0 adds T[1] and discards the sum: the same instructions every column.
+.macro comb_add tsel
+    \tsel RX, RY
+    MOV T6, ONEP
+    CALL padd
+    SEL QX, QX, X0            # digit 0: keep acc
+    SEL QY, QY, Z0
+    SEL E, E, X1
+.endm
