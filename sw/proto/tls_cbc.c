@@ -22,25 +22,12 @@
 #define HDR_LEN  13u  /* seq_num || type || version || length */
 #define BLOCK    SE_SHA256_BLOCK_BYTES
 
-static uint32_t ct_eq32(uint32_t a, uint32_t b)
-{
-    return ~se_ct_mask_nz32(a ^ b);
-}
-
 /* x, which the compiler can no longer relate to anything: a public index stays computed from
  * public values (else p[i] under a mask of i - len may become (p + len)[i - len]). */
 static inline uint32_t opaque32(uint32_t x)
 {
     __asm__("" : "+r"(x));
     return x;
-}
-
-static void store_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
 }
 
 /* h = the SHA-256 state after the block key ^ x (the 32-byte key zero-padded to a block). */
@@ -87,11 +74,11 @@ void tls_cbc_hmac(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8
         }
     }
     for (size_t j = first; j < blocks; j++) {
-        uint32_t fin = ct_eq32((uint32_t)j, last);
+        uint32_t fin = se_ct_eq32((uint32_t)j, last);
         for (size_t i = 0; i < BLOCK; i++) {
             size_t k = j * BLOCK + i;
             uint32_t x = k < HDR_LEN + clen ? msg_byte(hdr, len, p, k) : 0;
-            x = (x & se_ct_lt32((uint32_t)k, m)) | (0x80u & ct_eq32((uint32_t)k, m));
+            x = (x & se_ct_lt32((uint32_t)k, m)) | (0x80u & se_ct_eq32((uint32_t)k, m));
             if (i >= BLOCK - 4) /* the bit length's low word (the high one is 0) */
                 x |= fin & (bits >> (8 * (BLOCK - 1 - i)));
             b[i] = (uint8_t)x;
@@ -104,13 +91,13 @@ void tls_cbc_hmac(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8
     /* Outer: key block, then the inner digest, 0x80, zeros and (64 + 32) * 8 bits. */
     memset(b, 0, sizeof b);
     for (unsigned w = 0; w < 8; w++)
-        store_be32(b + 4 * w, inner[w]);
+        put_be(b + 4 * w, inner[w], 4);
     b[MAC_LEN] = 0x80;
     b[BLOCK - 2] = (uint8_t)(((BLOCK + MAC_LEN) * 8) >> 8);
     key_block(h, key, 0x5c);
     se_sha256_compress(h, b);
     for (unsigned w = 0; w < 8; w++)
-        store_be32(mac + 4 * w, h[w]);
+        put_be(mac + 4 * w, h[w], 4);
     se_ct_wipe(b, sizeof b);
     se_ct_wipe(h, sizeof h);
     se_ct_wipe(inner, sizeof inner);
@@ -147,7 +134,7 @@ int tls_cbc_check(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8
     for (uint32_t k = 0; k < MAC_LEN; k++) {
         uint32_t v = 0, at = (rot + k) % MAC_LEN;
         for (uint32_t j = 0; j < MAC_LEN; j++)
-            v |= rx[j] & ct_eq32(j, at);
+            v |= rx[j] & se_ct_eq32(j, at);
         got[k] = (uint8_t)v;
     }
     good &= (uint32_t)0 - (uint32_t)se_ct_equal(mac, got, MAC_LEN);

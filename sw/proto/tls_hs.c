@@ -325,6 +325,17 @@ _Static_assert(sizeof ch_tail == 4 + 31, "ch_tail's extensions length");
 /* encrypt_then_mac (RFC 7366): offered with the CBC suite, answered for it. */
 static const uint8_t etm_ext[4] = {0x00, 0x16, 0x00, 0x00};
 
+/* The client offers encrypt_then_mac when it offers the CBC suite. */
+static int etm_offered(const se_tls *t)
+{
+    size_t n;
+    const uint16_t *s = suites(t, &n);
+    int cbc = 0;
+    for (size_t i = 0; TLS_CBC && i < n; i++)
+        cbc |= tls_is_cbc(s[i]);
+    return cbc;
+}
+
 se_status tls_send_client_hello(se_tls *t)
 {
     size_t n;
@@ -345,11 +356,8 @@ se_status tls_send_client_hello(se_tls *t)
     for (size_t i = 0; i < n; i++)
         wr_uint(&w, s[i], 2);
     size_t at = w.len;
-    int cbc = 0;
     wr_bytes(&w, ch_tail, sizeof ch_tail);
-    for (size_t i = 0; TLS_CBC && i < n; i++)
-        cbc |= tls_is_cbc(s[i]);
-    if (cbc) {
+    if (etm_offered(t)) {
         wr_bytes(&w, etm_ext, sizeof etm_ext);
         if (!w.bad)
             w.p[at + 3] += sizeof etm_ext; /* the extensions' length */
@@ -404,7 +412,7 @@ static se_status on_server_hello(se_tls *t, tls_rd *r)
         se_status st = SE_OK;
         if (ext.bad)
             return decode_error(t);
-        if (type == 23 || (TLS_CBC && type == 22)) { /* extended_master_secret, encrypt_then_mac */
+        if (type == 23 || (TLS_CBC && type == 22 && etm_offered(t))) { /* EMS; encrypt_then_mac */
             if (d.n != 0)
                 return decode_error(t);
             if (type == 23)
@@ -743,6 +751,7 @@ se_status tls_hs_message(se_tls *t)
     se_status st;
 
     t->stats.hs_messages_in++;
+    t->warnings = 0; /* the warning cap counts warnings without progress in between */
     if (t->state == SE_TLS_ESTABLISHED)
         return post_handshake(t, type);
     /* HelloVerifyRequest and HelloRequest stay out of the transcript; CertificateVerify and

@@ -304,8 +304,6 @@ se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int o
         return bad_record(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_RECORD_OVERFLOW);
     if (old_epoch) /* only a retransmitted flight of the peer matters there */
         return type == CT_HANDSHAKE ? tls_hs_data(t, d, n, 1) : SE_OK;
-    if (type != CT_ALERT)
-        t->warnings = 0; /* the cap counts warnings in a row */
     switch (type) {
     case CT_HANDSHAKE:
         return tls_hs_data(t, d, n, 0);
@@ -327,11 +325,13 @@ se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int o
         t->win_any = 0;
         t->hs_busy = 0; /* a DTLS message begun in epoch 0 does not continue in epoch 1 */
         t->hs++;
+        t->warnings = 0; /* progress (tls_hs_message, application data too) */
         return SE_OK;
     case CT_APP:
         if (t->state != SE_TLS_ESTABLISHED)
             return bad_record(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
         t->stats.app_bytes_in += (uint32_t)n;
+        t->warnings = 0;
         if (t->io->on_data != NULL)
             t->io->on_data(t->io->ctx, d, n);
         return SE_OK;

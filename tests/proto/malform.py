@@ -62,19 +62,11 @@ class Rewriter(Relay):
                 if f is not None:
                     mbody = f(mbody)
                     self.rewritten.append((direction, mtype))
-                msgs += mbody.data if isinstance(mbody, Raw) else message(mtype, mbody)
+                msgs += message(mtype, mbody)
                 extra += self.after.get((direction, mtype), b"")
                 k += 4 + mlen
             out += record(HANDSHAKE, msgs, data[pos - 4 - n:pos - 2 - n]) + extra
         return out
-
-
-class Raw:
-    """A rewrite's result taken as the message's whole bytes (header included), e.g. to lie
-    about its length."""
-
-    def __init__(self, data):
-        self.data = data
 
 
 # ---- hellos ------------------------------------------------------------------------------------

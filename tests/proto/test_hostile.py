@@ -393,7 +393,7 @@ def drain(s):
         return n
 
 
-SLOTS, IDLE = 16, 4  # the collector's default --max-peers; a short --idle-timeout
+SLOTS, IDLE = 16, 8  # the collector's default --max-peers; a short --idle-timeout
 
 
 def test_half_open_handshakes_fill_the_slots_until_the_idle_timeout(tmp_path, pki):

@@ -11,12 +11,13 @@ alert it got. The table is the specification (docs/tls.md), the expected alerts 
 RFCs it cites; DTLS runs the same message parsers (tls_hs.c) and is not walked again here."""
 import pathlib
 import re
+import socket
 import struct
 import subprocess
 
 import pytest
 
-from proto.malform import Raw, Rewriter, alerts, client_hello, record, server_hello, vec
+from proto.malform import ALERT, Rewriter, alerts, client_hello, server_hello, vec
 from proto.relay import DOWN, UP
 from proto.test_tls_interop import (  # noqa: F401 (fixtures)
     free_port, pki, procs, s_client, s_server, se_client_args, se_server)
@@ -122,6 +123,7 @@ ROWS = {
     "sh-ri-nonempty": (DOWN, SH, server_hello(ext(0xff01, b"\x02\x00\x00"))),
     "sh-pf-empty": (DOWN, SH, server_hello(ext(11, b"\x00"))),
     "sh-pf-compressed-only": (DOWN, SH, server_hello(ext(11, b"\x01\x01"))),
+    "sh-etm-unoffered": (DOWN, SH, server_hello(ext(22, b"", add=True)), "aead"),
     # the server's Certificate
     "cert-list-long": (DOWN, CERT, cert_list_len(+1)),
     "cert-entry-long": (DOWN, CERT, cert_entry_len(+1)),
@@ -153,6 +155,7 @@ ROWS = {
     "warn-4": (UP, CH, alerts(1, 90, 4), "after"),
     "warn-5": (UP, CH, alerts(1, 90, 5), "after"),
     "warn-5-to-client": (DOWN, SH, alerts(1, 90, 5), "after"),
+    "warn-3-then-2": (None, None, {(UP, CH): alerts(1, 90, 3), (UP, CKE): alerts(1, 90, 2)}, "after"),
     "rec-overflow": (UP, CH, b"\x16\x03\x03\x40\x01" + bytes(16385), "after"),
     "rec-version": (UP, CH, b"\x16\x02\x00\x00\x04" + bytes(4), "after"),
 }
@@ -175,7 +178,7 @@ def test_table_and_rows_agree():
     assert TABLE, "no malformation table in docs/tls.md"
     assert sorted(TABLE) == sorted(ROWS), (set(TABLE) ^ set(ROWS))
     for rid, (frm, _, _, _) in TABLE.items():
-        assert frm == ("client" if ROWS[rid][0] == UP else "server"), rid
+        assert frm == ("client" if ROWS[rid][0] in (UP, None) else "server"), rid
 
 
 ALERT_NUMBERS = {"decode_error": 50, "illegal_parameter": 47, "handshake_failure": 40, "decrypt_error": 51,
@@ -183,9 +186,14 @@ ALERT_NUMBERS = {"decode_error": 50, "illegal_parameter": 47, "handshake_failure
                  "bad_certificate": 42, "unsupported_extension": 110}
 
 
+def client_opts(opts):
+    """"aead": our client offers the AEAD suites only (so no encrypt_then_mac either)."""
+    return ["--suites", "ccm8,gcm"] if "aead" in opts else []
+
+
 def relay_args(direction, mtype, change, opts):
     if "after" in opts:
-        return {"after": {(direction, mtype): change}}
+        return {"after": change if isinstance(change, dict) else {(direction, mtype): change}}
     return {"up" if direction == UP else "down": {mtype: change}}
 
 
@@ -201,7 +209,7 @@ def test_malformation(pki, procs, rid, peer):
                           *(["--client-auth", "required"] if auth else []))
     with Rewriter(port, **relay_args(direction, mtype, change, opts)) as relay:
         cli = subprocess.run([str(a) for a in se_client_args(pki, "tls", relay.port, "--message", "x",
-                                                             "--expect-reply", cert=auth)],
+                                                             "--expect-reply", *client_opts(opts), cert=auth)],
                              capture_output=True, text=True, timeout=30)
         rc = srv.wait(20)
     assert "after" in opts or relay.rewritten, f"{rid}: the relay saw no {message}"
@@ -221,7 +229,7 @@ def test_malformation(pki, procs, rid, peer):
 
 def with_openssl(pki, procs, rid, direction, mtype, change, opts, error, alert):
     auth = "auth" in opts
-    if direction == UP:   # s_client's message, broken, to our server
+    if direction in (UP, None):   # s_client's message, broken, to our server
         srv, port = se_server(procs, pki, "tls", "--once", "--echo",
                               *(["--client-auth", "required"] if auth else []))
         c, k = pki.client("node-1")
@@ -248,9 +256,74 @@ def with_openssl(pki, procs, rid, direction, mtype, change, opts, error, alert):
         srv = s_server(procs, pki, "tls", None, port, *(["-Verify", "1", "-CAfile", pki.ca_pem] if auth else []))
         with Rewriter(port, **relay_args(direction, mtype, change, opts)) as relay:
             cli = subprocess.run([str(a) for a in se_client_args(pki, "tls", relay.port, "--message", "x",
-                                                                 cert=auth)],
+                                                                 *client_opts(opts), cert=auth)],
                                  capture_output=True, text=True, timeout=30)
             srv.wait(20)
         assert "after" in opts or relay.rewritten, f"{rid}: the relay saw no such message from OpenSSL"
         assert cli.returncode == 1 and f"se client: {error} (alert {alert})" in cli.stderr, cli.stderr
         assert f"SSL alert number {ALERT_NUMBERS[alert]}" in srv.output, srv.output
+
+
+# ---- DTLS: the same limits over datagrams ------------------------------------------------------
+def dtls_record(ctype, seq, body):
+    return bytes([ctype]) + b"\xfe\xfd\x00\x00" + seq.to_bytes(6, "big") + struct.pack(">H", len(body)) + body
+
+
+def dtls_hello(rnd, cookie=b"", pad=0, mseq=0):
+    """A ClientHello datagram (CCM_8, P-256, EMS); pad: a padding extension of that many bytes."""
+    exts = b"".join(struct.pack(">HH", t, len(d)) + d for t, d in (
+        (10, b"\x00\x02\x00\x17"), (11, b"\x01\x00"), (13, b"\x00\x02\x04\x03"), (23, b""),
+        *([(21, bytes(pad))] if pad else [])))
+    body = (b"\xfe\xfd" + rnd + b"\x00" + vec(cookie, 1) + vec(SUITES[:2], 2) + b"\x01\x00" + vec(exts, 2))
+    hs = (b"\x01" + len(body).to_bytes(3, "big") + mseq.to_bytes(2, "big") + b"\x00\x00\x00"
+          + len(body).to_bytes(3, "big") + body)
+    return dtls_record(22, mseq, hs)
+
+
+def dtls_peer(port, rnd):
+    """A socket that passed the cookie exchange; returns (socket, cookie)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    s.settimeout(5)
+    s.sendto(dtls_hello(rnd), ("127.0.0.1", port))
+    hvr = s.recv(4096)
+    assert hvr[0] == 22 and hvr[13] == 3, hvr.hex()
+    return s, hvr[28:28 + hvr[27]]
+
+
+def fatal_alert(s):
+    """The description of the first fatal alert the server sends (other records skipped)."""
+    while True:
+        d = s.recv(65536)
+        pos = 0
+        while pos + 13 <= len(d):
+            n = int.from_bytes(d[pos + 11:pos + 13], "big")
+            if d[pos] == ALERT and d[pos + 13] == 2:
+                return d[pos + 14]
+            pos += 13 + n
+
+
+def test_dtls_hello_over_the_handshake_limit(pki, procs):
+    """A cookie-checked ClientHello of 9 KB (one datagram): too_large, decode_error."""
+    srv, port = se_server(procs, pki, "dtls", "--once")
+    s, cookie = dtls_peer(port, bytes(range(32)))
+    s.sendto(dtls_hello(bytes(range(32)), cookie, pad=9000, mseq=1), ("127.0.0.1", port))
+    assert fatal_alert(s) == ALERT_NUMBERS["decode_error"]
+    assert srv.wait() == 1 and "error: too_large (alert decode_error)" in srv.output, srv.output
+
+
+def test_dtls_warning_cap_is_not_reset_by_dropped_records(pki, procs):
+    """Five warnings with a dropped record between them (a handshake fragment of a later
+    message_seq, which brings no progress): too_many_warnings, unexpected_message."""
+    srv, port = se_server(procs, pki, "dtls", "--once")
+    rnd = bytes(range(1, 33))
+    s, cookie = dtls_peer(port, rnd)
+    s.sendto(dtls_hello(rnd, cookie, mseq=1), ("127.0.0.1", port))
+    assert s.recv(65536)[13] == 2          # ServerHello: the handshake is on
+    later = b"\x10\x00\x00\x01\x00\x09\x00\x00\x00\x00\x00\x01\x00"   # a fragment of message_seq 9
+    records = [dtls_record(ALERT, 2 + i, b"\x01\x5a") for i in range(4)]
+    records += [dtls_record(22, 6, later), dtls_record(ALERT, 7, b"\x01\x5a")]
+    for r in records:
+        s.sendto(r, ("127.0.0.1", port))
+    assert fatal_alert(s) == ALERT_NUMBERS["unexpected_message"]
+    assert srv.wait() == 1 and "error: too_many_warnings (alert unexpected_message)" in srv.output, srv.output

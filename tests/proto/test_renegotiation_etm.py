@@ -83,12 +83,13 @@ def test_hello_request_from_openssl_is_ignored(pki, procs, mode):
     """s_server asks our client to renegotiate: the client ignores it (RFC 5246 7.4.1.1) and the
     data that follows still arrives."""
     port = free_port()
-    srv = s_server(procs, pki, mode, None, port)
+    srv = s_server(procs, pki, mode, None, port, "-trace")
     cli = procs(se_client_args(pki, mode, port, "--stdin"), stdin=True)
     cli.send("one\n")
     srv.wait_for("one")
-    srv.send("R\n")                     # HelloRequest
-    time.sleep(0.5)                     # (nothing tells when it is out: our client answers nothing)
+    srv.send("R\n")
+    srv.wait_for(r"Sent Record(.|\n)*HelloRequest")   # it went out
+    time.sleep(0.5)                                    # (our client answers nothing)
     cli.send("two\n")
     srv.wait_for("two")
     cli.close_stdin()

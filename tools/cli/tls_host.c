@@ -236,7 +236,7 @@ static struct addrinfo *resolve(const char *hostport, int socktype, int passive)
 
 void tls_host_tcp_close(int fd)
 {
-    uint32_t end = tls_host_now_ms(NULL) + 1000;
+    uint32_t end = tls_host_now_ms(NULL) + 500;
     size_t total = 0;
     uint8_t sink[4096];
 

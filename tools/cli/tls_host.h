@@ -85,7 +85,7 @@ int tls_host_connect(const char *hostport, int stream); /* TCP (stream) or conne
 int tls_host_udp_bind(const char *hostport);            /* unconnected UDP, for recvfrom */
 int tls_host_tcp_listen(const char *hostport);
 /* Closes a TCP connection so that what we sent last (a fatal alert) reaches the peer: our side
- * is shut down, then what the peer still sends is read and dropped (at most 1 s and 1 MiB)
+ * is shut down, then what the peer still sends is read and dropped (at most 500 ms and 1 MiB)
  * before close. Closing with unread input would reset the connection and lose the alert. */
 void tls_host_tcp_close(int fd);
 

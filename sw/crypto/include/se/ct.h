@@ -22,6 +22,12 @@ static inline uint32_t se_ct_mask_nz32(uint32_t x)
     return (uint32_t)0 - ((x | ((uint32_t)0 - x)) >> 31);
 }
 
+/* All-ones if a == b, else 0. */
+static inline uint32_t se_ct_eq32(uint32_t a, uint32_t b)
+{
+    return ~se_ct_mask_nz32(a ^ b);
+}
+
 /* a if mask is all-ones, b if mask is 0. */
 static inline uint32_t se_ct_select32(uint32_t mask, uint32_t a, uint32_t b)
 {

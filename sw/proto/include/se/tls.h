@@ -48,11 +48,15 @@
 #define SE_TLS_MAX_MTU 1500
 #endif
 /* A handshake message longer than SE_TLS_MAX_HANDSHAKE fails the connection with SE_ERR_TLS_TOO_LARGE
- * and a decode_error alert; a TLS record longer than SE_TLS_MAX_RECORD (protected: plus
- * SE_TLS_RECORD_EXPANSION) with SE_ERR_TLS_TOO_LARGE and record_overflow (DTLS: dropped). */
-/* Warning alerts in a row (no other record between them) that a connection takes: the next one
+ * and a decode_error alert; a TLS record longer than SE_TLS_MAX_RECORD (protected: than the
+ * receive buffer takes, SE_TLS_RX_BYTES - 5) with SE_ERR_TLS_TOO_LARGE and record_overflow (DTLS:
+ * dropped). */
+/* Warning alerts a connection takes without progress in between (a new handshake message, the
+ * expected ChangeCipherSpec, application data; not a dropped or repeated record): the next one
  * fails it with SE_ERR_TLS_WARNINGS and unexpected_message (CVE-2016-8610; OpenSSL's cap too). */
+#ifndef SE_TLS_MAX_WARNINGS
 #define SE_TLS_MAX_WARNINGS 4
+#endif
 /* Subsets for a small node (sw/node's build uses all three); se_tls_init answers
  * SE_ERR_NOT_SUPPORTED for what was left out:
  *   -DSE_TLS_NO_SERVER  the server role (a client-only node);
