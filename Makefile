@@ -240,7 +240,7 @@ ct: $(patsubst tests/ct/%.c,$(BUILD)/host/ct/%,$(CT_SRC))
 # into build/fuzz/ (apart from the gcc build). `make fuzz` runs each harness for FUZZ_SECONDS on a
 # copy of its corpus (tools/fuzz.py: build/fuzz/<name>.json); `make test` runs them briefly
 # (tests/fuzz/test_fuzz.py). build/fuzz/tls_seeds records the TLS seeds (tests/fuzz/make_seeds.py).
-FUZZ_CC      := clang
+FUZZ_CC      := clang-14
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -275,10 +275,16 @@ $(FUZZ_DIR)/libfuzzse-node.a: $(patsubst %.c,$(FUZZ_DIR)/obj-node/%.o,$(PROTO_SR
 	@rm -f $@
 	ar rcs $@ $^
 
+# (with the library and the software backend alone: sw/proto built with the host's sizes has
+# another se_tls layout and must not be linked beside it)
+$(FUZZ_DIR)/libfuzzse-crypto.a: $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CRYPTO_SRC) sw/drivers/backend_sw.c)
+	@rm -f $@
+	ar rcs $@ $^
+
 $(FUZZ_DIR)/fuzz_dtls_client_node: tests/fuzz/fuzz_dtls_client_node.c $(wildcard tests/fuzz/*.h) \
-        $(FUZZ_DIR)/libfuzzse-node.a $(FUZZ_DIR)/libfuzzse.a
+        $(FUZZ_DIR)/libfuzzse-node.a $(FUZZ_DIR)/libfuzzse-crypto.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(NODE_TLS_FLAGS) -fsanitize=fuzzer $< $(FUZZ_DIR)/libfuzzse-node.a \
-	    $(FUZZ_DIR)/libfuzzse.a -o $@
+	    $(FUZZ_DIR)/libfuzzse-crypto.a -o $@
 
 $(FUZZ_DIR)/tls_seeds: tests/fuzz/tls_seeds.c $(wildcard tests/fuzz/*.h) $(FUZZ_DIR)/libfuzzse.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $< $(FUZZ_DIR)/libfuzzse.a -o $@

@@ -30,11 +30,12 @@ def elf_path(config, app):
 
 
 def require(config, app):
-    """(simulator, elf) of config/app, or skips the test naming the missing file."""
+    """(simulator, elf) of config/app; a missing one fails the test, naming the file and the make
+    target that builds it (a missing build is never a green skip)."""
     sim, elf = sim_path(arch_of(config)), elf_path(config, app)
     for f in (sim, elf):
         if not f.exists():
-            pytest.skip(f"{f.relative_to(ROOT)} is not built (run `make node`)")
+            pytest.fail(f"{f.relative_to(ROOT)} is not built (run `make node`)")
     return sim, elf
 
 

@@ -19,7 +19,7 @@ CONFIG = "sw-rv32im"
 def rows(node):
     node.require(CONFIG, "cttime")
     if not ctnode.simulator(CONFIG).exists():
-        pytest.skip(f"{ctnode.simulator(CONFIG).relative_to(ROOT)} is not built (run `make node`)")
+        pytest.fail(f"{ctnode.simulator(CONFIG).relative_to(ROOT)} is not built (run `make node`)")
     rows, _ = ctnode.measure(CONFIG, p256=False, aes=True)  # raises on a wrong output
     return {r["alg"]: r for r in rows}
 

@@ -44,7 +44,7 @@ def ready(node, config):
     node.require(config, "sensor")
     se = node.root / "build" / "host" / "se"
     if not se.exists():
-        pytest.skip("build/host/se is not built (run `make cli`)")
+        pytest.fail("build/host/se is not built (run `make cli`)")
     return se
 
 
