@@ -281,7 +281,7 @@ $(FUZZ_DIR)/libfuzzse-crypto.a: $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CRYPTO_SRC)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(FUZZ_DIR)/fuzz_dtls_client_node: tests/fuzz/fuzz_dtls_client_node.c $(wildcard tests/fuzz/*.h) \
+$(FUZZ_DIR)/fuzz_dtls_client_node: tests/fuzz/fuzz_dtls_client_node.c tests/fuzz/fuzz_dtls_client.c $(wildcard tests/fuzz/*.h) \
         $(FUZZ_DIR)/libfuzzse-node.a $(FUZZ_DIR)/libfuzzse-crypto.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(NODE_TLS_FLAGS) -fsanitize=fuzzer $< $(FUZZ_DIR)/libfuzzse-node.a \
 	    $(FUZZ_DIR)/libfuzzse-crypto.a -o $@

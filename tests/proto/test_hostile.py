@@ -33,6 +33,7 @@ import pytest
 from se_cli import CLI
 from proto.pki import make_pki
 from proto.relay import UP, Relay
+from proto.test_collector import Collector
 from proto.test_tls_interop import procs, se_server  # noqa: F401 (fixture)
 
 HOST = "127.0.0.1"  # loopback only
@@ -107,56 +108,6 @@ def events(db):
 
 
 # ---- the programs ---------------------------------------------------------------------------------
-
-class Collector:
-    """`se collector` on 127.0.0.1 (port 0: the kernel's choice, read from its log)."""
-
-    def __init__(self, tmp, pki, db, *extra, port=0):
-        stamp = time.monotonic_ns()
-        self.log_path, self.stats_path = tmp / f"collector-{stamp}.log", tmp / f"stats-{stamp}.json"
-        self.db = db
-        self.log = open(self.log_path, "w+")
-        self.proc = subprocess.Popen(
-            [str(CLI), "collector", "--listen", f"{HOST}:{port}", "--db", str(db),
-             "--cert", str(pki.server_pem), "--key", str(pki.server_key), "--ca", str(pki.ca_pem),
-             "--stats", str(self.stats_path), *map(str, extra)],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
-        self.port, self.stdout = None, ""
-        end = time.monotonic() + 20
-        while self.port is None and time.monotonic() < end and self.proc.poll() is None:
-            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log_path.read_text())
-            if m:
-                self.port = int(m.group(1))
-            else:
-                time.sleep(0.02)
-        if self.port is None:
-            self.kill()
-            pytest.fail(f"collector did not start: {self.log_path.read_text()}")
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def stop(self):
-        """SIGTERM; returns the --stats JSON (the stdout summary is kept in self.stdout)."""
-        if self.alive():
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.stdout, _ = self.proc.communicate(timeout=20)
-        finally:
-            self.kill()
-        assert self.proc.returncode == 0, self.text()
-        return json.loads(self.stats_path.read_text())
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        if not self.log.closed:
-            self.log.close()
-
-    def text(self):
-        return self.log_path.read_text()
-
 
 def client_args(port, pki, name, messages=(), extra=()):
     cert, key = pki.client(name)
