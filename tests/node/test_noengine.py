@@ -16,7 +16,7 @@ ENGINE_BASE, ENGINE_SIZE = 0x3000_0000, 0x1_0000
 def noengine(node, arch):
     sim = node.sim_path(f"{arch}-noengine")
     if not sim.exists():
-        pytest.skip(f"{sim} is not built (run `make node`)")
+        pytest.fail(f"{sim} is not built (run `make node`)")
     return sim
 
 

@@ -18,7 +18,7 @@ def test_profile_accounts_for_every_active_cycle(node, tmp_path):
     _, elf = node.require("sw-rv32im", "selftest")
     sim = node.sim_path("rv32im-noengine")
     if not sim.exists():
-        pytest.skip(f"{sim} is not built (run `make node`)")
+        pytest.fail(f"{sim} is not built (run `make node`)")
     prof = tmp_path / "prof.txt"
     r = node.run(sim, elf, ["--seed", "5", "--profile", prof], timeout=300)
     assert r.returncode == 0, r

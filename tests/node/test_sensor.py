@@ -106,7 +106,7 @@ def _s_server(pki, port, cipher):
                                           ("gcm", "ECDHE-ECDSA-AES128-GCM-SHA256")])
 def test_openssl_s_server(ready, config, pki, suite, cipher):
     if shutil.which("openssl") is None:
-        pytest.skip("no openssl on PATH")
+        pytest.fail("no openssl on PATH (make setup installs it)")
     port = provision.free_udp_port()
     srv = _s_server(pki, port, cipher)
     try:

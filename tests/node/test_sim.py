@@ -20,7 +20,7 @@ J_SELF = 0x0000006F  # `j .`: a valid program, for option errors that must stop 
 @pytest.fixture(scope="module")
 def sim():
     if not SIM.exists():
-        pytest.skip(f"{SIM.relative_to(ROOT)} is not built (run `make node-sim`)")
+        pytest.fail(f"{SIM.relative_to(ROOT)} is not built (run `make node-sim`)")
     return SIM
 
 

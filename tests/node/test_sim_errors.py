@@ -123,7 +123,7 @@ def test_link_script_matches_memory_map(node):
     """sw/node/link.ld repeats the ROM and RAM regions of rtl/soc/memmap.toml for the linker."""
     hdr = node.root / "build" / "gen" / "include" / "se" / "hw" / "soc_memmap.h"
     if not hdr.exists():
-        pytest.skip(f"{hdr.relative_to(node.root)} is not generated (run `make regs`)")
+        pytest.fail(f"{hdr.relative_to(node.root)} is not generated (run `make regs`)")
     defs = {m[0]: int(m[1], 16) for m in re.findall(r"#define (SE_MAP_\w+) 0x([0-9a-fA-F]+)u", hdr.read_text())}
     ld = (node.root / "sw" / "node" / "link.ld").read_text()
     regions = {name: (int(org, 16), int(size) * 1024)

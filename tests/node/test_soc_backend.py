@@ -35,7 +35,7 @@ def soc():
     """Runs requests through one `se --backend soc batch` process per call; returns the answers."""
     for f in NEEDED:
         if not f.exists():
-            pytest.skip(f"{f.relative_to(ROOT)} is not built (run `make node`)")
+            pytest.fail(f"{f.relative_to(ROOT)} is not built (run `make node`)")
 
     def run(reqs, node=CONFIG):
         lines = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in reqs)
@@ -255,7 +255,7 @@ def test_named_errors(soc):
 
 def test_unknown_node_config_is_a_clear_error():
     if not CLI.exists():
-        pytest.skip("build/host/se is not built")
+        pytest.fail("build/host/se is not built")
     proc = subprocess.run([str(CLI), "--backend", "soc", "--node", "sw-rv64", "sha256", "--msg", "00"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "unknown node configuration" in proc.stderr, proc.stderr

@@ -155,7 +155,7 @@ def pemh(tmp_path_factory):
     """tools/cli/pem.c (as built by `make cli`) behind a small main."""
     obj = ROOT / "build" / "host" / "cli" / "pem.o"
     if not obj.exists():
-        pytest.skip(f"{obj} is missing: run `make cli`")
+        pytest.fail(f"{obj} is missing: run `make cli`")
     d = tmp_path_factory.mktemp("pemh")
     (d / "pemh.c").write_text(PEM_HARNESS)
     subprocess.run(["cc", "-std=c11", "-I", ROOT / "tools" / "cli", d / "pemh.c", obj, "-o", d / "pemh"], check=True)
