@@ -85,13 +85,15 @@ def test_hello_request_from_openssl_is_ignored(pki, procs, mode):
     port = free_port()
     srv = s_server(procs, pki, mode, None, port, "-trace")
     cli = procs(se_client_args(pki, mode, port, "--stdin"), stdin=True)
-    cli.send("one\n")
-    srv.wait_for("one")
+    cli.send("before-hello-request\n")
+    srv.wait_for("before-hello-request")   # (a word of its own: -trace prints "ServerHelloDone")
     srv.send("R\n")
-    srv.wait_for(r"Sent Record(.|\n)*HelloRequest")   # it went out
-    time.sleep(0.5)                                    # (our client answers nothing)
-    cli.send("two\n")
-    srv.wait_for("two")
+    time.sleep(0.5)                     # (our client answers nothing: no sign to wait for)
+    cli.send("after-hello-request\n")
+    srv.wait_for("after-hello-request")
+    srv.wait_for(r"Sent Record(.|\n)*HelloRequest")   # it did go out (s_server's output is buffered)
+    cli.send("last-line\n")            # and data still flows after it
+    srv.wait_for("last-line")
     cli.close_stdin()
     assert cli.wait() == 0, cli.output
 
