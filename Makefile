@@ -12,8 +12,10 @@ CLI_SRC    := $(wildcard tools/cli/*.c)
 CLI_HDR    := $(wildcard tools/cli/*.h)
 CT_SRC     := $(wildcard tests/ct/ct_*.c)
 DRV_SRC    := $(wildcard sw/drivers/*.c)
+BACKEND_SRC := $(wildcard sw/backend/*.c)
+BACKEND_HDR := $(wildcard sw/backend/include/se/*.h)
 PROTO_SRC  := $(wildcard sw/proto/*.c)
-PROTO_HDR  := $(wildcard sw/proto/include/se/*.h sw/proto/*.h)
+PROTO_HDR  := $(wildcard sw/proto/include/se/*.h sw/proto/*.h) $(BACKEND_HDR)
 DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h) $(BUILD)/gen/include/se/hw/pk_ucode.h
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
@@ -35,8 +37,9 @@ RV_CFLAGS := $(CFLAGS_COMMON) -Os -flto -msave-restore -specs=picolibc.specs -ff
 RV_ARCHES := rv32i rv32im rv32imc
 # Per arch: RV_CFLAGS_<arch>, after RV_CFLAGS. rv32imc is the smallest node (sw+hw-rv32imc, the
 # one `make demo` runs) and every rv32imc firmware is sw+hw, so its library hashes on the engine
-# alone (SE_SHA256_NO_SOFTWARE, se/sha256.h: -0.5 KiB).
-RV_CFLAGS_rv32imc := -DSE_SHA256_NO_SOFTWARE
+# alone (SE_SHA256_NO_SOFTWARE, se/sha256.h: -0.5 KiB), and its keyed AEAD contexts hold the key
+# for the engine, with no room for a software key schedule (SE_AEAD_NO_SOFTWARE, se/backend.h).
+RV_CFLAGS_rv32imc := -DSE_SHA256_NO_SOFTWARE -DSE_AEAD_NO_SOFTWARE
 # The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, a DTLS
 # client with the AEAD suites only (the node is never a server, never on TCP, and its engine does
 # CCM and GCM whole). The cross-built sw/proto and every firmware app see the same flags (they fix
@@ -129,8 +132,18 @@ $(BUILD)/host/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/host/drivers/%.
 	@rm -f $@
 	ar rcs $@ $^
 
+# The crypto API's dispatch (sw/backend, se/backend.h): the library or the engine drivers.
+BACKEND_FLAGS := -Isw/backend/include
+$(BUILD)/host/backend/%.o: sw/backend/%.c $(BACKEND_HDR) $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) $(BACKEND_FLAGS) -c $< -o $@
+
+$(BUILD)/host/libsebackend.a: $(patsubst sw/backend/%.c,$(BUILD)/host/backend/%.o,$(BACKEND_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
 # The protocol stack (sw/proto): DTLS/TLS and X.509 over the crypto API's backends.
-PROTO_FLAGS := -Isw/proto/include
+PROTO_FLAGS := $(BACKEND_FLAGS) -Isw/proto/include
 $(BUILD)/host/proto/%.o: sw/proto/%.c $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -c $< -o $@
@@ -145,8 +158,8 @@ $(BUILD)/host/cli/%.o: tools/cli/%.c $(CLI_HDR) $(CRYPTO_HDR) $(DRV_HDR) $(PROTO
 	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -Itools/cli -c $< -o $@
 
 $(BUILD)/host/se: $(patsubst tools/cli/%.c,$(BUILD)/host/cli/%.o,$(CLI_SRC)) $(BUILD)/host/libseproto.a \
-                  $(BUILD)/host/libsedrivers.a $(BUILD)/host/libsecrypto.a $(ENGINE_LIBS)
-	$(CXX) -o $@ $(filter %.o,$^) $(BUILD)/host/libseproto.a $(BUILD)/host/libsedrivers.a \
+                  $(BUILD)/host/libsebackend.a $(BUILD)/host/libsedrivers.a $(BUILD)/host/libsecrypto.a $(ENGINE_LIBS)
+	$(CXX) -o $@ $(filter %.o,$^) $(BUILD)/host/libseproto.a $(BUILD)/host/libsebackend.a $(BUILD)/host/libsedrivers.a \
 	    $(BUILD)/host/libsecrypto.a $(ENGINE_DIR)/Vse_engine__ALL.a $(ENGINE_DIR)/libverilated.a \
 	    -ljansson -lsqlite3 -pthread
 
@@ -170,6 +183,14 @@ $(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.
 	@rm -f $$@
 	$(RV_AR) rcs $$@ $$^
 
+$(BUILD)/$(1)/backend/%.o: sw/backend/%.c $(BACKEND_HDR) $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
+	@mkdir -p $$(@D)
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) -c $$< -o $$@
+
+$(BUILD)/$(1)/libsebackend.a: $(patsubst sw/backend/%.c,$(BUILD)/$(1)/backend/%.o,$(BACKEND_SRC))
+	@rm -f $$@
+	$(RV_AR) rcs $$@ $$^
+
 $(BUILD)/$(1)/proto/%.o: sw/proto/%.c $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) $(REG_H)
 	@mkdir -p $$(@D)
 	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) -c $$< -o $$@
@@ -180,7 +201,8 @@ $(BUILD)/$(1)/libseproto.a: $(patsubst sw/proto/%.c,$(BUILD)/$(1)/proto/%.o,$(PR
 endef
 $(foreach a,$(RV_ARCHES),$(eval $(call RV_RULES,$(a))))
 
-cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsedrivers.a $(BUILD)/$(a)/libseproto.a)
+cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsedrivers.a $(BUILD)/$(a)/libsebackend.a \
+         $(BUILD)/$(a)/libseproto.a)
 
 # Size programs for `make bench`: a program using exactly the DTLS-minimal primitives, and an empty one.
 # The library's software code on rv32i and rv32im (rv32imc's library leaves software SHA-256 out,
@@ -227,11 +249,12 @@ $(BUILD)/host/ct/%: tests/ct/%.c $(BUILD)/ctgrind/libsecrypto.a
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -DSE_CTGRIND $< $(BUILD)/ctgrind/libsecrypto.a -o $@
 
-# ct_cbc checks sw/proto's CBC record check (Lucky Thirteen), whose source it is built with.
+# ct_cbc checks sw/proto's CBC record check (Lucky Thirteen), whose source it is built with (the
+# file's record classes, which need the rest of the stack, are left out by --gc-sections).
 $(BUILD)/host/ct/ct_cbc: tests/ct/ct_cbc.c sw/proto/tls_cbc.c $(PROTO_HDR) $(DRV_HDR) $(BUILD)/ctgrind/libsecrypto.a
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -DSE_CTGRIND $(DRV_FLAGS) $(PROTO_FLAGS) -Isw/proto $(filter %.c,$^) \
-	    $(BUILD)/ctgrind/libsecrypto.a -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -DSE_CTGRIND $(DRV_FLAGS) $(PROTO_FLAGS) -Isw/proto -ffunction-sections \
+	    -fdata-sections -Wl,--gc-sections $(filter %.c,$^) $(BUILD)/ctgrind/libsecrypto.a -o $@
 
 ct: $(patsubst tests/ct/%.c,$(BUILD)/host/ct/%,$(CT_SRC))
 
@@ -247,7 +270,7 @@ FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_CFLAGS  := -std=c11 $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
                 -fno-sanitize-recover=all -D_DEFAULT_SOURCE -Isw/crypto/include -Isw/drivers/include \
                 $(PROTO_FLAGS) -Itools/cli
-FUZZ_LIB_SRC := $(CRYPTO_SRC) sw/drivers/backend_sw.c $(PROTO_SRC) tools/cli/batch.c tools/cli/cli_util.c \
+FUZZ_LIB_SRC := $(CRYPTO_SRC) sw/backend/backend_sw.c sw/backend/backend.c $(PROTO_SRC) tools/cli/batch.c tools/cli/cli_util.c \
                 $(wildcard tools/cli/ops_*.c)
 FUZZ_HDR     := $(CRYPTO_HDR) $(PROTO_HDR) $(wildcard sw/drivers/include/se/*.h) $(CLI_HDR)
 FUZZ_BIN     := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_NAMES))
@@ -277,7 +300,7 @@ $(FUZZ_DIR)/libfuzzse-node.a: $(patsubst %.c,$(FUZZ_DIR)/obj-node/%.o,$(PROTO_SR
 
 # (with the library and the software backend alone: sw/proto built with the host's sizes has
 # another se_tls layout and must not be linked beside it)
-$(FUZZ_DIR)/libfuzzse-crypto.a: $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CRYPTO_SRC) sw/drivers/backend_sw.c)
+$(FUZZ_DIR)/libfuzzse-crypto.a: $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CRYPTO_SRC) sw/backend/backend_sw.c sw/backend/backend.c)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -302,7 +325,7 @@ fuzz: fuzz-build
 ASAN_DIR    := $(BUILD)/asan
 ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ASAN_CFLAGS := $(HOST_CFLAGS) -O1 $(ASAN_FLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -Itools/cli
-ASAN_OBJ    := $(patsubst %.c,$(ASAN_DIR)/%.o,$(CRYPTO_SRC) $(DRV_SRC) $(PROTO_SRC) $(CLI_SRC))
+ASAN_OBJ    := $(patsubst %.c,$(ASAN_DIR)/%.o,$(CRYPTO_SRC) $(DRV_SRC) $(BACKEND_SRC) $(PROTO_SRC) $(CLI_SRC))
 
 $(ASAN_DIR)/%.o: %.c $(CRYPTO_HDR) $(DRV_HDR) $(REG_H) $(PROTO_HDR) $(CLI_HDR) | $(SETUP_DONE)
 	@mkdir -p $(@D)
@@ -347,8 +370,12 @@ synth: regs
 	$(PY) tools/synth.py --out $(BUILD)/reports
 
 # Every RTL module (file name = module name) is linted as a top over all engine sources.
-lint: $(BUILD)/host/libsecrypto.a cross cli regs
+SE_HOST_LIBS := $(foreach l,secrypto sedrivers sebackend seproto,$(BUILD)/host/lib$(l).a)
+lint: $(SE_HOST_LIBS) cross cli regs
 	@echo "== lint: host, rv32i and rv32im builds are warning-free (-Werror)"
+	@echo "== lint: the libraries export se_ names alone (nm): no clash in an integrator's link"
+	@bad=$$(nm -g --defined-only $(SE_HOST_LIBS) | awk 'NF == 3 && $$3 !~ /^se_/ {print $$3}' | sort -u); \
+	if [ -n "$$bad" ]; then echo "   exported without the se_ prefix (prefix them or make them static):" $$bad; exit 1; fi
 	@echo "== lint: Verilator -Wall on every module; Yosys reads and elaborates the engine"
 	@for f in $(RTL_ENGINE); do \
 	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) $(RTL_ENGINE) || exit 1; \

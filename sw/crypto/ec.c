@@ -127,14 +127,14 @@ const se_ec_params *se_ec_builtin_params(se_curve_id id)
 se_status se_ec_curve_builtin(se_ec_curve *c, se_curve_id id)
 {
     if (id == SE_CURVE_SECT233R1 || id == SE_CURVE_SECT233K1) {
-        se_status st = ec2m_curve_init(c, id == SE_CURVE_SECT233K1);
+        se_status st = se_ec2m_curve_init(c, id == SE_CURVE_SECT233K1);
         c->name = names[id].name;
         return st;
     }
     const se_ec_params *q = se_ec_builtin_params(id);
     if (q == NULL)
         return SE_ERR_UNKNOWN_CURVE;
-    se_status st = ecp_curve_setup(c, q->p, q->p_len, q->a, q->p_len, q->b, q->p_len, q->gx, q->p_len,
+    se_status st = se_ecp_curve_setup(c, q->p, q->p_len, q->a, q->p_len, q->b, q->p_len, q->gx, q->p_len,
                                    q->gy, q->p_len, q->n, q->n_len, 1);
     c->name = q->name;
     c->params = q;
@@ -153,7 +153,7 @@ se_status se_ec_curve_by_name(se_ec_curve *c, const char *name)
 
 /* A private scalar: order_bytes long, 1 <= d < n. The range check is a masked comparison;
  * only its verdict (public: the key is rejected) steers control flow. */
-se_status ec_decode_scalar(const se_ec_curve *c, se_bn *d, const uint8_t *priv, size_t len)
+se_status se_ec_decode_scalar(const se_ec_curve *c, se_bn *d, const uint8_t *priv, size_t len)
 {
     if (len != c->n.bytes || se_bn_from_bytes(d, priv, len) != SE_OK)
         return SE_ERR_INVALID_SCALAR;
@@ -181,7 +181,7 @@ se_status se_ec_mul(const se_ec_curve *c, const uint8_t *k, size_t k_len, const 
     se_bn d;
     se_status st = c->ops->validate(c, pub, pub_len);
     if (st == SE_OK)
-        st = ec_decode_scalar(c, &d, k, k_len);
+        st = se_ec_decode_scalar(c, &d, k, k_len);
     if (st == SE_OK)
         st = c->ops->mul(c, &d, pub, pub_len, out);
     se_ct_wipe(&d, sizeof d);
@@ -192,7 +192,7 @@ se_status se_ec_public_from_private(const se_ec_curve *c, const uint8_t *priv, s
                                     uint8_t *pub)
 {
     se_bn d;
-    se_status st = ec_decode_scalar(c, &d, priv, priv_len);
+    se_status st = se_ec_decode_scalar(c, &d, priv, priv_len);
     if (st == SE_OK)
         st = c->ops->mul(c, &d, NULL, 0, pub); /* d in [1, n-1]: never infinity */
     se_ct_wipe(&d, sizeof d);
@@ -208,7 +208,7 @@ static se_status draw_private(const se_ec_curve *c, se_hmac_drbg_ctx *rng, uint8
             return st;
         if (c->n.bits % 8)
             priv[0] &= (uint8_t)(0xffu >> (8 - c->n.bits % 8));
-        if (ec_decode_scalar(c, d, priv, c->n.bytes) == SE_OK)
+        if (se_ec_decode_scalar(c, d, priv, c->n.bytes) == SE_OK)
             return SE_OK;
     }
     return SE_ERR_BACKEND; /* 64 rejections in a row: the DRBG is broken */
@@ -264,7 +264,7 @@ se_status se_ecdh_begin(const se_ec_curve *c, const uint8_t *priv, size_t priv_l
     se_bn d;
     se_status st = c->ops->validate(c, pub, pub_len);
     if (st == SE_OK)
-        st = ec_decode_scalar(c, &d, priv, priv_len);
+        st = se_ec_decode_scalar(c, &d, priv, priv_len);
     if (st == SE_OK && c->ops->mul_start != NULL)
         st = c->ops->mul_start(c, &d, pub, pub_len);
     se_ct_wipe(&d, sizeof d);

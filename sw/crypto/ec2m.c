@@ -418,8 +418,13 @@ static se_status binary_mul2_x(const se_ec_curve *c, const se_bn *u1, const se_b
     return SE_OK;
 }
 
-const se_ec_ops ec_binary_ops = {binary_validate, binary_mul, binary_mul2_x, ec_sign_generic, ec_verify_generic,
-                                  NULL, NULL, NULL, NULL, NULL};
+const se_ec_ops se_ec_binary_ops = {
+    .validate = binary_validate,
+    .mul = binary_mul,
+    .mul2_x = binary_mul2_x,
+    .sign = se_ec_sign_generic,
+    .verify = se_ec_verify_generic,
+};
 
 /* ---- the two curves (SEC 2 / FIPS 186-4), big-endian ------------------------------------------ */
 
@@ -445,11 +450,11 @@ static const uint8_t k233_n[29] = {
     0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x06,
     0x9d, 0x5b, 0xb9, 0x15, 0xbc, 0xd4, 0x6e, 0xfb, 0x1a, 0xd5, 0xf1, 0x73, 0xab, 0xdf};
 
-se_status ec2m_curve_init(se_ec_curve *c, int koblitz)
+se_status se_ec2m_curve_init(se_ec_curve *c, int koblitz)
 {
     static const uint8_t one[1] = {1};
     memset(c, 0, sizeof *c);
-    c->ops = &ec_binary_ops;
+    c->ops = &se_ec_binary_ops;
     c->field_bytes = FIELD_BYTES;
     c->h = koblitz ? 4 : 2;
     se_bn_from_bytes(&c->a, one, koblitz ? 0 : 1); /* a = 0 (K-233) or 1 (B-233) */

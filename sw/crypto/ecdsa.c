@@ -34,6 +34,7 @@ static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, 
                           size_t extra_len, se_bn *k)
 {
     const size_t rb = c->n.bytes;
+    const se_sha256_engine *eng = c->ops->sha;
     uint8_t key[SE_SHA256_DIGEST_BYTES], v[SE_SHA256_DIGEST_BYTES];
     uint8_t x_oct[SE_EC_MAX_BYTES], h_oct[SE_EC_MAX_BYTES], t[2 * SE_SHA256_DIGEST_BYTES];
 
@@ -44,14 +45,14 @@ static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, 
     for (uint8_t round = 0; round < 2; round++) {
         const uint8_t *part[5] = {v, &round, x_oct, h_oct, extra};
         const size_t len[5] = {sizeof v, 1, rb, rb, extra_len};
-        se_hmac_sha256_cat(key, sizeof key, part, len, 5, key);
-        se_hmac_sha256(key, sizeof key, v, sizeof v, v);
+        se_hmac_sha256_cat(eng, key, sizeof key, part, len, 5, key);
+        se_hmac_sha256_on(eng, key, sizeof key, v, sizeof v, v);
     }
     for (;;) {
         /* qlen <= 257 bits: at most two HMAC outputs make T */
         size_t tlen = 0;
         while (8 * tlen < c->n.bits) {
-            se_hmac_sha256(key, sizeof key, v, sizeof v, v);
+            se_hmac_sha256_on(eng, key, sizeof key, v, sizeof v, v);
             memcpy(t + tlen, v, sizeof v);
             tlen += sizeof v;
         }
@@ -63,8 +64,8 @@ static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, 
         uint8_t zero = 0;
         const uint8_t *part[2] = {v, &zero};
         const size_t len[2] = {sizeof v, 1};
-        se_hmac_sha256_cat(key, sizeof key, part, len, 2, key);
-        se_hmac_sha256(key, sizeof key, v, sizeof v, v);
+        se_hmac_sha256_cat(eng, key, sizeof key, part, len, 2, key);
+        se_hmac_sha256_on(eng, key, sizeof key, v, sizeof v, v);
     }
     se_ct_wipe(key, sizeof key);
     se_ct_wipe(v, sizeof v);
@@ -74,7 +75,7 @@ static void rfc6979_nonce(const se_ec_curve *c, const se_bn *d, const se_bn *e, 
 
 /* The library's se_ec_ops.sign: r = x(kG) mod n, s = k^-1 (e + r d) mod n, all constant time in
  * k and d. Returns SE_ERR_BAD_SIGNATURE in the (negligible) case r = 0 or s = 0. */
-se_status ec_sign_generic(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+se_status se_ec_sign_generic(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
                           uint8_t *sig)
 {
     const se_mod *n = &c->n;
@@ -133,7 +134,7 @@ static se_status sign_inputs(const se_ec_curve *c, const uint8_t *priv, size_t p
 {
     uint8_t extra[SE_SHA256_DIGEST_BYTES];
     size_t extra_len = 0;
-    se_status st = ec_decode_scalar(c, d, priv, priv_len);
+    se_status st = se_ec_decode_scalar(c, d, priv, priv_len);
 
     if (st != SE_OK)
         return st;
@@ -195,9 +196,9 @@ se_status se_ecdsa_sign_hash_with_k(const se_ec_curve *c, const uint8_t *priv, s
                                     size_t k_len, uint8_t *sig)
 {
     se_bn d, e, k;
-    se_status st = ec_decode_scalar(c, &d, priv, priv_len);
+    se_status st = se_ec_decode_scalar(c, &d, priv, priv_len);
     if (st == SE_OK)
-        st = ec_decode_scalar(c, &k, k_bytes, k_len);
+        st = se_ec_decode_scalar(c, &k, k_bytes, k_len);
     if (st != SE_OK)
         return st;
     hash_to_e(c, &e, hash, hash_len);
@@ -210,10 +211,8 @@ se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t 
 {
     const se_mod *n = &c->n;
     se_bn r, s, e;
-    se_status st = c->ops->validate(c, pub, pub_len);
 
-    if (st != SE_OK)
-        return st;
+    /* The signature's form first; then verify, which validates the key. */
     if (sig_len != 2 * n->bytes)
         return SE_ERR_BAD_SIGNATURE;
     se_bn_from_bytes(&r, sig, n->bytes);
@@ -239,11 +238,14 @@ se_status se_ecdsa_verify_values(const se_ec_curve *c, const uint8_t *pub, size_
 }
 
 /* The library's se_ec_ops.verify, over the curve's mul2_x. */
-se_status ec_verify_generic(const se_ec_curve *c, const uint8_t *pub, size_t pub_len, const se_bn *e,
+se_status se_ec_verify_generic(const se_ec_curve *c, const uint8_t *pub, size_t pub_len, const se_bn *e,
                             const se_bn *r, const se_bn *s)
 {
     const se_mod *n = &c->n;
     se_bn w, u1, u2, x, exp, two;
+    se_status st = c->ops->validate(c, pub, pub_len);
+    if (st != SE_OK)
+        return st;
 
     /* w = s^-1; u1 = e w; u2 = r w (values public: a simple Fermat inverse) */
     memset(&two, 0, sizeof two);
@@ -253,7 +255,7 @@ se_status ec_verify_generic(const se_ec_curve *c, const uint8_t *pub, size_t pub
     se_mod_exp_mont(n, &w, &w, &exp);
     se_mod_mul(n, &u1, &w, e);  /* (w R)(e)/R = w e, plain */
     se_mod_mul(n, &u2, &w, r);
-    se_status st = c->ops->mul2_x(c, &u1, &u2, pub, pub_len, &x);
+    st = c->ops->mul2_x(c, &u1, &u2, pub, pub_len, &x);
     if (st != SE_OK)
         return st == SE_ERR_INFINITY ? SE_ERR_BAD_SIGNATURE : st;
     se_mod_reduce(n, &x, &x);

@@ -23,14 +23,14 @@ static uint32_t on_curve(const se_ec_curve *c, const se_bn *x, const se_bn *y)
     return se_bn_eq(&l, &r);
 }
 
-se_status ecp_curve_setup(se_ec_curve *c, const uint8_t *p, size_t p_len, const uint8_t *a,
+se_status se_ecp_curve_setup(se_ec_curve *c, const uint8_t *p, size_t p_len, const uint8_t *a,
                            size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *gx,
                            size_t gx_len, const uint8_t *gy, size_t gy_len, const uint8_t *n,
                            size_t n_len, uint32_t h)
 {
     se_bn a_, b_, x, y, t, u;
     memset(c, 0, sizeof *c);
-    c->ops = &ec_prime_ops;
+    c->ops = &se_ec_prime_ops;
     c->name = "custom";
     c->h = h;
     if (se_mod_init(&c->p, p, p_len) != SE_OK || se_mod_init(&c->n, n, n_len) != SE_OK)
@@ -71,9 +71,9 @@ se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const
                            size_t gx_len, const uint8_t *gy, size_t gy_len, const uint8_t *n,
                            size_t n_len, uint32_t h)
 {
-    ec_point g, r;
+    se_ec_point g, r;
     se_bn nm1, one, x, y, neg_y, zero;
-    se_status st = ecp_curve_setup(c, p, p_len, a, a_len, b, b_len, gx, gx_len, gy, gy_len, n,
+    se_status st = se_ecp_curve_setup(c, p, p_len, a, a_len, b, b_len, gx, gx_len, gy, gy_len, n,
                                    n_len, h);
     if (st != SE_OK)
         return st;
@@ -81,10 +81,10 @@ se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const
     memset(&zero, 0, sizeof zero);
     one.v[0] = 1;
     se_bn_sub(&nm1, &c->n.m, &one);
-    ec_generator(c, &g);
-    ec_mul_ct(c, &r, &nm1, &g);
+    se_ec_generator(c, &g);
+    se_ec_mul_ct(c, &r, &nm1, &g);
     FSUB(c, &neg_y, &zero, &c->gy);
-    if (ec_to_affine(c, &x, &y, &r) || !se_bn_eq(&x, &c->gx) || !se_bn_eq(&y, &neg_y))
+    if (se_ec_to_affine(c, &x, &y, &r) || !se_bn_eq(&x, &c->gx) || !se_bn_eq(&y, &neg_y))
         return SE_ERR_BAD_PARAMS;
     return SE_OK;
 }
@@ -92,7 +92,7 @@ se_status se_ec_curve_init(se_ec_curve *c, const uint8_t *p, size_t p_len, const
 /* ---- points ------------------------------------------------------------------------------- */
 
 /* 2P in Jacobian coordinates for any a (dbl-2007-bl shape); O (Z = 0) doubles to O. */
-void ec_double(const se_ec_curve *c, ec_point *r, const ec_point *p)
+void se_ec_double(const se_ec_curve *c, se_ec_point *r, const se_ec_point *p)
 {
     se_bn xx, yy, yyyy, zz, s, m, t;
     FMUL(c, &xx, &p->x, &p->x);
@@ -131,7 +131,7 @@ typedef struct {
     se_bn u1, u2, s1, s2;
 } add_terms;
 
-static void ec_add_terms(const se_ec_curve *c, add_terms *t, const ec_point *p, const ec_point *q)
+static void ec_add_terms(const se_ec_curve *c, add_terms *t, const se_ec_point *p, const se_ec_point *q)
 {
     se_bn z1z1, z2z2;
     FMUL(c, &z1z1, &p->z, &p->z);
@@ -145,7 +145,7 @@ static void ec_add_terms(const se_ec_curve *c, add_terms *t, const ec_point *p, 
 }
 
 /* The rest of P + Q (add-2007-bl shape) from the terms; P = -Q yields Z = 0. */
-static void ec_add_finish(const se_ec_curve *c, ec_point *out, const ec_point *p, const ec_point *q,
+static void ec_add_finish(const se_ec_curve *c, se_ec_point *out, const se_ec_point *p, const se_ec_point *q,
                           add_terms *a)
 {
     se_bn h, rr, hh, hhh, v, t;
@@ -172,26 +172,26 @@ static void ec_add_finish(const se_ec_curve *c, ec_point *out, const ec_point *p
 /* P + Q for P != Q. An input at infinity yields the other input and P = -Q yields Z = 0,
  * both without branches. P == Q (not at infinity) gives a wrong result: the ladder never
  * meets it (its two points differ by P), and add_public checks for it. */
-void ec_add(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q)
+void se_ec_add(const se_ec_curve *c, se_ec_point *r, const se_ec_point *p, const se_ec_point *q)
 {
     add_terms a;
-    ec_point out;
+    se_ec_point out;
     ec_add_terms(c, &a, p, q);
     ec_add_finish(c, &out, p, q, &a);
     uint32_t p_inf = se_bn_is_zero(&p->z), q_inf = se_bn_is_zero(&q->z);
-    ec_point_cmov(&out, q, p_inf);
-    ec_point_cmov(&out, p, q_inf & (1u ^ p_inf));
+    se_ec_point_cmov(&out, q, p_inf);
+    se_ec_point_cmov(&out, p, q_inf & (1u ^ p_inf));
     *r = out;
 }
 
-void ec_point_cmov(ec_point *r, const ec_point *a, uint32_t bit)
+void se_ec_point_cmov(se_ec_point *r, const se_ec_point *a, uint32_t bit)
 {
     se_bn_cmov(&r->x, &a->x, bit);
     se_bn_cmov(&r->y, &a->y, bit);
     se_bn_cmov(&r->z, &a->z, bit);
 }
 
-static void point_cswap(ec_point *a, ec_point *b, uint32_t bit)
+static void point_cswap(se_ec_point *a, se_ec_point *b, uint32_t bit)
 {
     se_bn_cswap(&a->x, &b->x, bit);
     se_bn_cswap(&a->y, &b->y, bit);
@@ -201,20 +201,20 @@ static void point_cswap(ec_point *a, ec_point *b, uint32_t bit)
 /* kP for k < n and P a point of order n, constant time: the scalar is lengthened to
  * k + n or k + 2n, whichever has exactly bits(n) + 1 bits, so the ladder always starts
  * from (P, 2P) and runs bits(n) steps whatever k is. */
-void ec_mul_ct(const se_ec_curve *c, ec_point *r, const se_bn *k, const ec_point *p)
+void se_ec_mul_ct(const se_ec_curve *c, se_ec_point *r, const se_bn *k, const se_ec_point *p)
 {
     se_bn k1, k2;
     const unsigned L = c->n.bits;
     se_bn_add(&k1, k, &c->n.m);
     se_bn_add(&k2, &k1, &c->n.m);
     se_bn_cmov(&k1, &k2, 1u ^ se_bn_bit(&k1, L));
-    ec_point r0 = *p, r1;
-    ec_double(c, &r1, p);
+    se_ec_point r0 = *p, r1;
+    se_ec_double(c, &r1, p);
     for (unsigned i = L; i-- > 0;) {
         uint32_t bit = se_bn_bit(&k1, i);
         point_cswap(&r0, &r1, bit);
-        ec_add(c, &r1, &r0, &r1);
-        ec_double(c, &r0, &r0);
+        se_ec_add(c, &r1, &r0, &r1);
+        se_ec_double(c, &r0, &r0);
         point_cswap(&r0, &r1, bit);
     }
     *r = r0;
@@ -224,7 +224,7 @@ void ec_mul_ct(const se_ec_curve *c, ec_point *r, const se_bn *k, const ec_point
 
 /* Affine (Montgomery domain) from Jacobian; returns 1 if P is at infinity (x = y = 0 then).
  * Z^-1 by Fermat (p prime, public exponent p - 2): constant time in Z. */
-uint32_t ec_to_affine(const se_ec_curve *c, se_bn *x, se_bn *y, const ec_point *p)
+uint32_t se_ec_to_affine(const se_ec_curve *c, se_bn *x, se_bn *y, const se_ec_point *p)
 {
     se_bn e, two, zi, zi2, zi3;
     memset(&two, 0, sizeof two);
@@ -239,7 +239,7 @@ uint32_t ec_to_affine(const se_ec_curve *c, se_bn *x, se_bn *y, const ec_point *
 }
 
 /* Decodes 04 || x || y or x || y into an affine point (Montgomery domain), validated. */
-se_status ec_decode_point(const se_ec_curve *c, ec_point *r, const uint8_t *pub, size_t len)
+se_status se_ec_decode_point(const se_ec_curve *c, se_ec_point *r, const uint8_t *pub, size_t len)
 {
     const size_t fb = c->p.bytes;
     se_bn x, y;
@@ -259,7 +259,7 @@ se_status ec_decode_point(const se_ec_curve *c, ec_point *r, const uint8_t *pub,
     return SE_OK;
 }
 
-void ec_encode_point(const se_ec_curve *c, uint8_t *out, const se_bn *x_m, const se_bn *y_m)
+void se_ec_encode_point(const se_ec_curve *c, uint8_t *out, const se_bn *x_m, const se_bn *y_m)
 {
     se_bn x, y;
     se_mod_from_mont(&c->p, &x, x_m);
@@ -270,7 +270,7 @@ void ec_encode_point(const se_ec_curve *c, uint8_t *out, const se_bn *x_m, const
 }
 
 
-void ec_generator(const se_ec_curve *c, ec_point *g)
+void se_ec_generator(const se_ec_curve *c, se_ec_point *g)
 {
     g->x = c->gx;
     g->y = c->gy;
@@ -281,33 +281,33 @@ void ec_generator(const se_ec_curve *c, ec_point *g)
 
 static se_status prime_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
 {
-    ec_point q;
-    return ec_decode_point(c, &q, pub, len);
+    se_ec_point q;
+    return se_ec_decode_point(c, &q, pub, len);
 }
 
 static se_status prime_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
                            uint8_t *out)
 {
-    ec_point q, r;
+    se_ec_point q, r;
     se_bn x, y;
     if (pub == NULL) {
-        ec_generator(c, &q);
+        se_ec_generator(c, &q);
     } else {
-        se_status st = ec_decode_point(c, &q, pub, len);
+        se_status st = se_ec_decode_point(c, &q, pub, len);
         if (st != SE_OK)
             return st;
     }
-    ec_mul_ct(c, &r, k, &q);
-    uint32_t inf = ec_to_affine(c, &x, &y, &r);
+    se_ec_mul_ct(c, &r, k, &q);
+    uint32_t inf = se_ec_to_affine(c, &x, &y, &r);
     SE_CT_DECLASSIFY(&inf, sizeof inf); /* only the verdict: k * P is infinity or not */
     if (inf)
         return SE_ERR_INFINITY;
-    ec_encode_point(c, out, &x, &y);
+    se_ec_encode_point(c, out, &x, &y);
     return SE_OK;
 }
 
 /* P + Q for public points: handles infinity, P = Q and P = -Q by branching (no secrets). */
-static void add_public(const se_ec_curve *c, ec_point *r, const ec_point *p, const ec_point *q)
+static void add_public(const se_ec_curve *c, se_ec_point *r, const se_ec_point *p, const se_ec_point *q)
 {
     add_terms a;
     if (se_bn_is_zero(&p->z)) {
@@ -321,12 +321,12 @@ static void add_public(const se_ec_curve *c, ec_point *r, const ec_point *p, con
     ec_add_terms(c, &a, p, q);
     if (se_bn_eq(&a.u1, &a.u2)) {
         if (se_bn_eq(&a.s1, &a.s2))
-            ec_double(c, r, p);
+            se_ec_double(c, r, p);
         else
             memset(&r->z, 0, sizeof r->z);
         return;
     }
-    ec_point out; /* r may alias p or q */
+    se_ec_point out; /* r may alias p or q */
     ec_add_finish(c, &out, p, q, &a);
     *r = out;
 }
@@ -334,20 +334,25 @@ static void add_public(const se_ec_curve *c, ec_point *r, const ec_point *p, con
 static se_status prime_mul2_x(const se_ec_curve *c, const se_bn *u1, const se_bn *u2,
                               const uint8_t *pub, size_t len, se_bn *x)
 {
-    ec_point q, g, a, b;
+    se_ec_point q, g, a, b;
     se_bn y;
-    se_status st = ec_decode_point(c, &q, pub, len);
+    se_status st = se_ec_decode_point(c, &q, pub, len);
     if (st != SE_OK)
         return st;
-    ec_generator(c, &g);
-    ec_mul_ct(c, &a, u1, &g);
-    ec_mul_ct(c, &b, u2, &q);
+    se_ec_generator(c, &g);
+    se_ec_mul_ct(c, &a, u1, &g);
+    se_ec_mul_ct(c, &b, u2, &q);
     add_public(c, &a, &a, &b);
-    if (ec_to_affine(c, x, &y, &a))
+    if (se_ec_to_affine(c, x, &y, &a))
         return SE_ERR_INFINITY;
     se_mod_from_mont(&c->p, x, x);
     return SE_OK;
 }
 
-const se_ec_ops ec_prime_ops = {prime_validate, prime_mul, prime_mul2_x, ec_sign_generic, ec_verify_generic,
-                                 NULL, NULL, NULL, NULL, NULL};
+const se_ec_ops se_ec_prime_ops = {
+    .validate = prime_validate,
+    .mul = prime_mul,
+    .mul2_x = prime_mul2_x,
+    .sign = se_ec_sign_generic,
+    .verify = se_ec_verify_generic,
+};

@@ -16,8 +16,8 @@ static void update(se_hmac_drbg_ctx *ctx, const uint8_t *a, size_t a_len, const 
     for (uint8_t round = 0; round < 2; round++) {
         const uint8_t *part[5] = {ctx->v, &round, a, b, c};
         const size_t len[5] = {OUTLEN, 1, a_len, b_len, c_len};
-        se_hmac_sha256_cat(ctx->k, OUTLEN, part, len, 5, ctx->k);
-        se_hmac_sha256(ctx->k, OUTLEN, ctx->v, OUTLEN, ctx->v);
+        se_hmac_sha256_cat(ctx->eng, ctx->k, OUTLEN, part, len, 5, ctx->k);
+        se_hmac_sha256_on(ctx->eng, ctx->k, OUTLEN, ctx->v, OUTLEN, ctx->v);
         if (empty)
             break;
     }
@@ -38,13 +38,14 @@ static int seeded(const se_hmac_drbg_ctx *ctx)
     return ctx->instantiated == DRBG_MAGIC;
 }
 
-se_status se_hmac_drbg_instantiate(se_hmac_drbg_ctx *ctx, const uint8_t *entropy,
-                                   size_t entropy_len, const uint8_t *nonce, size_t nonce_len,
-                                   const uint8_t *pers, size_t pers_len)
+se_status se_hmac_drbg_instantiate_on(se_hmac_drbg_ctx *ctx, const se_sha256_engine *eng,
+                                      const uint8_t *entropy, size_t entropy_len, const uint8_t *nonce,
+                                      size_t nonce_len, const uint8_t *pers, size_t pers_len)
 {
     if (entropy_len < SE_HMAC_DRBG_MIN_ENTROPY_BYTES || too_long(entropy_len) ||
         too_long(nonce_len) || too_long(pers_len))
         return SE_ERR_BAD_LENGTH;
+    ctx->eng = eng;
     memset(ctx->k, 0x00, OUTLEN);
     memset(ctx->v, 0x01, OUTLEN);
     update(ctx, entropy, entropy_len, nonce, nonce_len, pers, pers_len);
@@ -52,6 +53,13 @@ se_status se_hmac_drbg_instantiate(se_hmac_drbg_ctx *ctx, const uint8_t *entropy
     ctx->reseed_interval = SE_HMAC_DRBG_RESEED_INTERVAL;
     ctx->instantiated = DRBG_MAGIC;
     return SE_OK;
+}
+
+se_status se_hmac_drbg_instantiate(se_hmac_drbg_ctx *ctx, const uint8_t *entropy,
+                                   size_t entropy_len, const uint8_t *nonce, size_t nonce_len,
+                                   const uint8_t *pers, size_t pers_len)
+{
+    return se_hmac_drbg_instantiate_on(ctx, NULL, entropy, entropy_len, nonce, nonce_len, pers, pers_len);
 }
 
 se_status se_hmac_drbg_reseed(se_hmac_drbg_ctx *ctx, const uint8_t *entropy, size_t entropy_len,
@@ -79,7 +87,7 @@ se_status se_hmac_drbg_generate(se_hmac_drbg_ctx *ctx, uint8_t *out, size_t out_
         update(ctx, add, add_len, NULL, 0, NULL, 0);
     while (out_len > 0) {
         size_t n = out_len < OUTLEN ? out_len : OUTLEN;
-        se_hmac_sha256(ctx->k, OUTLEN, ctx->v, OUTLEN, ctx->v);
+        se_hmac_sha256_on(ctx->eng, ctx->k, OUTLEN, ctx->v, OUTLEN, ctx->v);
         memcpy(out, ctx->v, n);
         out += n;
         out_len -= n;

@@ -85,16 +85,10 @@ void se_sha256_compress(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES
     se_ct_wipe(w, sizeof w);
 }
 
-static se_sha256_compress_fn compress_hook;
-
-void se_sha256_set_compress(se_sha256_compress_fn fn)
+/* One block on the context's engine, else in software (se/sha256.h). */
+static void compress(const se_sha256_engine *eng, uint32_t h[8], const uint8_t *block)
 {
-    compress_hook = fn;
-}
-
-static void compress(uint32_t h[8], const uint8_t *block)
-{
-    if (compress_hook == NULL || compress_hook(h, block) != SE_OK)
+    if (eng == NULL || eng->compress == NULL || eng->compress(h, block) != SE_OK)
 #ifdef SE_SHA256_NO_SOFTWARE
         se_fatal(SE_ERR_BACKEND); /* no software to fall back on (se/sha256.h) */
 #else
@@ -102,11 +96,17 @@ static void compress(uint32_t h[8], const uint8_t *block)
 #endif
 }
 
-void se_sha256_init(se_sha256_ctx *ctx)
+void se_sha256_init_on(se_sha256_ctx *ctx, const se_sha256_engine *eng)
 {
     memcpy(ctx->h, h0, sizeof h0);
     ctx->total_bytes = 0;
     ctx->buf_len = 0;
+    ctx->eng = eng;
+}
+
+void se_sha256_init(se_sha256_ctx *ctx)
+{
+    se_sha256_init_on(ctx, NULL);
 }
 
 void se_sha256_update(se_sha256_ctx *ctx, const uint8_t *data, size_t len)
@@ -124,11 +124,11 @@ void se_sha256_update(se_sha256_ctx *ctx, const uint8_t *data, size_t len)
         len -= take;
         if (ctx->buf_len < SE_SHA256_BLOCK_BYTES)
             return;
-        compress(ctx->h, ctx->buf);
+        compress(ctx->eng, ctx->h, ctx->buf);
         ctx->buf_len = 0;
     }
     for (; len >= SE_SHA256_BLOCK_BYTES; data += SE_SHA256_BLOCK_BYTES, len -= SE_SHA256_BLOCK_BYTES)
-        compress(ctx->h, data);
+        compress(ctx->eng, ctx->h, data);
     memcpy(ctx->buf, data, len);
     ctx->buf_len = len;
 }
@@ -148,6 +148,15 @@ void se_sha256_final(se_sha256_ctx *ctx, uint8_t digest[SE_SHA256_DIGEST_BYTES])
     se_ct_wipe(ctx, sizeof *ctx);
 }
 
+static void sha256_on(const se_sha256_engine *eng, const uint8_t *data, size_t len,
+                      uint8_t digest[SE_SHA256_DIGEST_BYTES])
+{
+    se_sha256_ctx ctx;
+    se_sha256_init_on(&ctx, eng);
+    se_sha256_update(&ctx, data, len);
+    se_sha256_final(&ctx, digest);
+}
+
 void se_sha256(const uint8_t *data, size_t len, uint8_t digest[SE_SHA256_DIGEST_BYTES])
 {
     se_sha256_ctx ctx;
@@ -156,25 +165,31 @@ void se_sha256(const uint8_t *data, size_t len, uint8_t digest[SE_SHA256_DIGEST_
     se_sha256_final(&ctx, digest);
 }
 
-void se_hmac_sha256_init(se_hmac_sha256_ctx *ctx, const uint8_t *key, size_t key_len)
+void se_hmac_sha256_init_on(se_hmac_sha256_ctx *ctx, const se_sha256_engine *eng, const uint8_t *key,
+                            size_t key_len)
 {
     /* Words, so the pads are XORed four bytes at a time (byte order does not matter to a XOR). */
     uint32_t kw[SE_SHA256_BLOCK_BYTES / 4] = {0};
     uint8_t *k = (uint8_t *)kw;
 
     if (key_len > SE_SHA256_BLOCK_BYTES)
-        se_sha256(key, key_len, k);
+        sha256_on(eng, key, key_len, k);
     else
         memcpy(k, key, key_len);
     for (unsigned i = 0; i < SE_SHA256_BLOCK_BYTES / 4; i++)
         kw[i] ^= 0x36363636u;
-    se_sha256_init(&ctx->inner);
+    se_sha256_init_on(&ctx->inner, eng);
     se_sha256_update(&ctx->inner, k, sizeof kw);
     for (unsigned i = 0; i < SE_SHA256_BLOCK_BYTES / 4; i++)
         kw[i] ^= 0x36363636u ^ 0x5c5c5c5cu;
-    se_sha256_init(&ctx->outer);
+    se_sha256_init_on(&ctx->outer, eng);
     se_sha256_update(&ctx->outer, k, sizeof kw);
     se_ct_wipe(kw, sizeof kw);
+}
+
+void se_hmac_sha256_init(se_hmac_sha256_ctx *ctx, const uint8_t *key, size_t key_len)
+{
+    se_hmac_sha256_init_on(ctx, NULL, key, key_len);
 }
 
 void se_hmac_sha256_update(se_hmac_sha256_ctx *ctx, const uint8_t *data, size_t len)
@@ -192,33 +207,33 @@ void se_hmac_sha256_final(se_hmac_sha256_ctx *ctx, uint8_t mac[SE_SHA256_DIGEST_
     se_ct_wipe(inner, sizeof inner);
 }
 
-static se_hmac_sha256_fn hmac_hook;
-
-void se_hmac_sha256_set_oneshot(se_hmac_sha256_fn fn)
-{
-    hmac_hook = fn;
-}
-
-void se_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
-                    uint8_t mac[SE_SHA256_DIGEST_BYTES])
+void se_hmac_sha256_on(const se_sha256_engine *eng, const uint8_t *key, size_t key_len,
+                       const uint8_t *data, size_t len, uint8_t mac[SE_SHA256_DIGEST_BYTES])
 {
     se_hmac_sha256_ctx ctx;
-    if (hmac_hook != NULL) { /* into t: key or data may be mac itself, and a failed hook must not */
-        uint8_t t[SE_SHA256_DIGEST_BYTES]; /* have touched them before the software retry */
-        se_status st = hmac_hook(key, key_len, data, len, t);
+    if (eng != NULL && eng->hmac != NULL) { /* into t: key or data may be mac itself, and a failed */
+        uint8_t t[SE_SHA256_DIGEST_BYTES];  /* engine must not have touched them before the retry */
+        se_status st = eng->hmac(key, key_len, data, len, t);
         if (st == SE_OK)
             memcpy(mac, t, sizeof t);
         se_ct_wipe(t, sizeof t);
         if (st == SE_OK)
             return;
     }
-    se_hmac_sha256_init(&ctx, key, key_len);
+    se_hmac_sha256_init_on(&ctx, eng, key, key_len);
     se_hmac_sha256_update(&ctx, data, len);
     se_hmac_sha256_final(&ctx, mac);
 }
 
-void se_hmac_sha256_cat(const uint8_t *key, size_t key_len, const uint8_t *const part[],
-                        const size_t part_len[], size_t n, uint8_t mac[SE_SHA256_DIGEST_BYTES])
+void se_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
+                    uint8_t mac[SE_SHA256_DIGEST_BYTES])
+{
+    se_hmac_sha256_on(NULL, key, key_len, data, len, mac);
+}
+
+void se_hmac_sha256_cat(const se_sha256_engine *eng, const uint8_t *key, size_t key_len,
+                        const uint8_t *const part[], const size_t part_len[], size_t n,
+                        uint8_t mac[SE_SHA256_DIGEST_BYTES])
 {
     uint8_t m[SE_HMAC_CAT_BYTES];
     size_t len = 0;
@@ -231,12 +246,12 @@ void se_hmac_sha256_cat(const uint8_t *key, size_t key_len, const uint8_t *const
                 memcpy(m + len, part[i], part_len[i]);
             len += part_len[i];
         }
-        se_hmac_sha256(key, key_len, m, len, mac);
+        se_hmac_sha256_on(eng, key, key_len, m, len, mac);
         se_ct_wipe(m, sizeof m);
         return;
     }
     se_hmac_sha256_ctx ctx;
-    se_hmac_sha256_init(&ctx, key, key_len);
+    se_hmac_sha256_init_on(&ctx, eng, key, key_len);
     for (size_t i = 0; i < n; i++)
         se_hmac_sha256_update(&ctx, part[i], part_len[i]);
     se_hmac_sha256_final(&ctx, mac);

@@ -170,18 +170,18 @@ se_status se_drv_aes_probe(void)
     return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
 }
 
-se_status se_drv_aes_crypt(se_drv_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+se_status se_drv_aes_crypt(se_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
                            const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out)
 {
     /* The driver's modes are the engine's CTRL.MODE values. */
-    _Static_assert(SE_DRV_ECB == SE_AES_CTRL_MODE_ECB && SE_DRV_CBC == SE_AES_CTRL_MODE_CBC &&
-                       SE_DRV_CTR == SE_AES_CTRL_MODE_CTR && SE_DRV_OFB == SE_AES_CTRL_MODE_OFB,
-                   "se_drv_aes_mode is CTRL.MODE");
+    _Static_assert(SE_AES_MODE_ECB == SE_AES_CTRL_MODE_ECB && SE_AES_MODE_CBC == SE_AES_CTRL_MODE_CBC &&
+                       SE_AES_MODE_CTR == SE_AES_CTRL_MODE_CTR && SE_AES_MODE_OFB == SE_AES_CTRL_MODE_OFB,
+                   "se_aes_mode is CTRL.MODE");
     se_status st;
 
-    if ((mode == SE_DRV_ECB || mode == SE_DRV_CBC) && len % BLK != 0)
+    if ((mode == SE_AES_MODE_ECB || mode == SE_AES_MODE_CBC) && len % BLK != 0)
         return SE_ERR_BAD_LENGTH;
-    if ((st = init((uint32_t)mode, decrypt, key, key_len, mode == SE_DRV_ECB ? NULL : iv, 0)) == SE_OK &&
+    if ((st = init((uint32_t)mode, decrypt, key, key_len, mode == SE_AES_MODE_ECB ? NULL : iv, 0)) == SE_OK &&
         (st = data_blocks(in, len, out)) == SE_OK)
         st = finish();
     wipe_key();
@@ -276,12 +276,12 @@ static se_status gcm_iv(const uint8_t *iv, size_t iv_len)
     return st;
 }
 
-static se_status aead_check(se_drv_aead_mode mode, size_t nonce_len, size_t aad_len, size_t len,
+static se_status aead_check(se_aead_mode mode, size_t nonce_len, size_t aad_len, size_t len,
                             size_t tag_len)
 {
     if (((aad_len >> 16) >> 16) != 0) /* 2^32 bytes or more; written so a 32-bit size_t builds clean */
         return SE_ERR_BAD_LENGTH;
-    if (mode == SE_DRV_GCM)
+    if (mode == SE_AEAD_GCM)
         return nonce_len == 0 || tag_len < 4 || tag_len > BLK ? SE_ERR_BAD_LENGTH : SE_OK;
     if (nonce_len < 7 || nonce_len > 13 || tag_len < 4 || tag_len > BLK || tag_len % 2 != 0)
         return SE_ERR_BAD_LENGTH;
@@ -292,14 +292,14 @@ static se_status aead_check(se_drv_aead_mode mode, size_t nonce_len, size_t aad_
 }
 
 /* INIT and the header (IV/nonce, AAD) shared by both directions. */
-static se_status aead_start(se_drv_aead_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+static se_status aead_start(se_aead_mode mode, int decrypt, const uint8_t *key, size_t key_len,
                             const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
                             size_t len, size_t tag_len)
 {
     uint8_t iv[BLK] = {0};
     se_status st;
 
-    if (mode == SE_DRV_GCM) {
+    if (mode == SE_AEAD_GCM) {
         if (nonce_len == 12) {
             memcpy(iv, nonce, 12);
             iv[15] = 1;
@@ -318,11 +318,13 @@ static se_status aead_start(se_drv_aead_mode mode, int decrypt, const uint8_t *k
     return st;
 }
 
-se_status se_drv_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
-                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                              size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
-                              uint8_t *tag, size_t tag_len)
+se_status se_drv_aead_seal(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                           size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
+                           size_t tag_len)
 {
+    se_aead_mode mode = (se_aead_mode)k->mode;
+    const uint8_t *key = k->u.raw;
+    size_t key_len = k->key_len;
     se_status st = aead_check(mode, nonce_len, aad_len, len, tag_len);
 
     if (st != SE_OK)
@@ -335,11 +337,13 @@ se_status se_drv_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t 
     return st;
 }
 
-se_status se_drv_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
-                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                              size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
-                              size_t tag_len, uint8_t *pt)
+se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                           size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag, size_t tag_len,
+                           uint8_t *pt)
 {
+    se_aead_mode mode = (se_aead_mode)k->mode;
+    const uint8_t *key = k->u.raw;
+    size_t key_len = k->key_len;
     uint8_t t[BLK] = {0};
     uint32_t cap = rd(SE_AES_CAPABILITIES);
     size_t max = (size_t)status_field(cap, SE_AES_CAPABILITIES_PTBUF_BLOCKS_SHIFT,

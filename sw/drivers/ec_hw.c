@@ -43,22 +43,26 @@ static void convert(se_drv_ec_params *d, const se_ec_curve *c)
     *d = (se_drv_ec_params){runtime.v[0], runtime.v[1], runtime.v[2], runtime.v[3], runtime.v[4], runtime.v[5], pl, nl};
 }
 
-/* Run-time curves reach the conversion through this pointer, which se_ec_use_engine sets (it
- * alone gives a curve without params the engine's ops): firmware that makes its curves with
- * se_ec_curve_engine (built-in parameters, as they are) links none of it. */
-static void (*convert_runtime)(se_drv_ec_params *d, const se_ec_curve *c);
+/* A prime curve's ops on the engine, and how its parameters reach the driver: a built-in curve's
+ * as they are (builtin below), a run-time curve's converted (convert above). Two tables, so
+ * firmware that makes its curves with se_ec_curve_engine (built-in parameters) links no
+ * conversion: only se_ec_use_engine takes the run-time table. ops comes first: a curve's c->ops
+ * points at its table. */
+typedef struct {
+    se_ec_ops ops;
+    void (*params)(se_drv_ec_params *d, const se_ec_curve *c);
+} pk_table;
 
-/* The driver's view of c: a built-in curve's parameters as they are, a run-time curve's converted
- * (none at all, lengths 0, which the driver refuses, should the rule above ever break). */
-static const se_drv_ec_params *get_params(const se_ec_curve *c, se_drv_ec_params *d)
+static void builtin(se_drv_ec_params *d, const se_ec_curve *c)
 {
     const se_ec_params *q = c->params;
-    if (q != NULL)
-        *d = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, q->p_len, q->n_len};
-    else if (convert_runtime != NULL)
-        convert_runtime(d, c);
-    else
-        *d = (se_drv_ec_params){0};
+    *d = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, q->p_len, q->n_len};
+}
+
+/* The driver's view of c, by its table. */
+static const se_drv_ec_params *get_params(const se_ec_curve *c, se_drv_ec_params *d)
+{
+    ((const pk_table *)(const void *)c->ops)->params(d, c);
     return d;
 }
 
@@ -144,6 +148,7 @@ static se_status pk_sign_collect(const se_ec_curve *c, uint8_t *sig)
     return se_drv_pk_collect(sig, sig + c->n.bytes);
 }
 
+/* ECDSA_VERIFY validates Q itself (on the curve, coordinates below p): the key goes up once. */
 static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
                            const se_bn *r, const se_bn *s)
 {
@@ -160,6 +165,15 @@ static se_status pk_verify(const se_ec_curve *c, const uint8_t *pub, size_t len,
     return se_drv_pk_ecdsa_verify(cp, xy, xy + c->field_bytes, eb, rb, sb);
 }
 
+/* A run-time curve may have a cofactor: then Q must also be in the order-n subgroup, which
+ * validate checks first (the built-in prime curves have none). */
+static se_status pk_verify_cofactor(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
+                                    const se_bn *r, const se_bn *s)
+{
+    se_status st = c->h != 1 ? pk_validate(c, pub, len) : SE_OK;
+    return st == SE_OK ? pk_verify(c, pub, len, e, r, s) : st;
+}
+
 /* The key's comb table into the engine's cache (validated by the caller: se_ecdsa_remember_key). */
 static se_status pk_remember(const se_ec_curve *c, const uint8_t *pub, size_t len)
 {
@@ -170,9 +184,15 @@ static se_status pk_remember(const se_ec_curve *c, const uint8_t *pub, size_t le
     return se_drv_pk_remember_key(get_params(c, &dp), xy, xy + c->field_bytes);
 }
 
-/* mul2_x is not needed: verify runs whole on the engine. */
-static const se_ec_ops pk_ops = {pk_validate, pk_mul, NULL, pk_sign, pk_verify, pk_mul_start, pk_mul_collect,
-                                 pk_sign_start, pk_sign_collect, pk_remember};
+/* mul2_x is not needed: verify runs whole on the engine. RFC 6979's HMACs run on the SHA IP. */
+#define PK_OPS(verify_fn)                                                                               \
+    {                                                                                                   \
+        .validate = pk_validate, .mul = pk_mul, .sign = pk_sign, .verify = verify_fn,                   \
+        .mul_start = pk_mul_start, .mul_collect = pk_mul_collect, .sign_start = pk_sign_start,          \
+        .sign_collect = pk_sign_collect, .remember = pk_remember, .sha = &se_drv_sha256_engine,         \
+    }
+static const pk_table pk_builtin = {PK_OPS(pk_verify), builtin};
+static const pk_table pk_runtime = {PK_OPS(pk_verify_cofactor), convert};
 
 /* ---- binary curves: sect233r1 / sect233k1 on the gf2m IP ------------------------------------- */
 #define BFE 30u /* bytes of a GF(2^233) element */
@@ -218,26 +238,37 @@ static se_status b_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub,
     return b_mul_xy(c, k, xy, out);
 }
 
-/* ECDSA's arithmetic and verification's u1 G + u2 Q stay in the library (taken from the curve's
- * own ops): the gf2m IP does scalar multiplication only. */
-static se_ec_ops b_ops = {b_validate, b_mul, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+/* Verification's u1 G + u2 Q stays in the library, on its binary curves' operations. */
+static se_status b_mul2_x(const se_ec_curve *c, const se_bn *u1, const se_bn *u2, const uint8_t *pub,
+                          size_t len, se_bn *x)
+{
+    return se_ec_binary_ops.mul2_x(c, u1, u2, pub, len, x);
+}
+
+/* The gf2m IP does scalar multiplication only: ECDSA's arithmetic is the library's, over it. */
+static const se_ec_ops b_ops = {
+    .validate = b_validate,
+    .mul = b_mul,
+    .mul2_x = b_mul2_x,
+    .sign = se_ec_sign_generic,
+    .verify = se_ec_verify_generic,
+    .sha = &se_drv_sha256_engine,
+};
 
 se_status se_ec_use_engine(se_ec_curve *c)
 {
     if (c->name != NULL && strncmp(c->name, "sect233", 7) == 0) {
-        b_ops.mul2_x = c->ops->mul2_x;
-        b_ops.sign = c->ops->sign;
-        b_ops.verify = c->ops->verify;
         c->ops = &b_ops;
         return SE_OK;
     }
     if (c->field_bytes > FB || c->n.bytes > FB) /* wider than the pk IP (an order above 2^256) */
         return SE_ERR_BAD_PARAMS;                /* the curve keeps its software ops */
+    const se_ec_ops *software = c->ops;
     se_drv_ec_params dp;
-    convert_runtime = convert;
+    c->ops = c->params != NULL ? &pk_builtin.ops : &pk_runtime.ops;
     se_status st = se_drv_pk_load_curve_g(get_params(c, &dp)); /* the engine ready: G's table for keys, signatures, verification */
-    if (st == SE_OK) /* a curve the engine refuses keeps its software ops */
-        c->ops = &pk_ops;
+    if (st != SE_OK) /* a curve the engine refuses keeps its software ops */
+        c->ops = software;
     return st;
 }
 
@@ -253,7 +284,7 @@ se_status se_ec_curve_engine(se_ec_curve *c, const se_ec_params *q)
     c->h = 1;
     c->name = q->name;
     c->params = q;
-    c->ops = &pk_ops;
+    c->ops = &pk_builtin.ops;
     se_drv_ec_params dp;
     return se_drv_pk_load_curve_g(get_params(c, &dp));
 }

@@ -451,29 +451,29 @@ static int less(const uint8_t *a, const uint8_t *m, size_t len)
     return 0;
 }
 
-se_status se_drv_pk_mod(se_drv_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
+se_status se_drv_pk_mod(se_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
                         const uint8_t *b, uint8_t *r)
 {
     settle();
-    if (m_len == 0 || m_len > SLOT_BYTES || !less(a, m, m_len) || (op != SE_DRV_MOD_INV && !less(b, m, m_len)))
+    if (m_len == 0 || m_len > SLOT_BYTES || !less(a, m, m_len) || (op != SE_MOD_INV && !less(b, m, m_len)))
         return SE_ERR_BAD_INPUT;
     se_status st = load_field(m, m_len);
     if (st == SE_OK)
         st = put(PK_SLOT_T0, a, m_len);
-    if (st == SE_OK && op != SE_DRV_MOD_INV)
+    if (st == SE_OK && op != SE_MOD_INV)
         st = put(PK_SLOT_T1, b, m_len);
     if (st != SE_OK)
         return clear(st);
     switch (op) {
-    case SE_DRV_MOD_MUL: /* (a b R^-1) R^2 R^-1 = a b */
+    case SE_MOD_MUL: /* (a b R^-1) R^2 R^-1 = a b */
         st = insn(PK_OP_MUL, PK_SLOT_T2, PK_SLOT_T0, PK_SLOT_T1);
         if (st == SE_OK)
             st = insn(PK_OP_MUL, PK_SLOT_RX, PK_SLOT_T2, PK_SLOT_RRP);
         break;
-    case SE_DRV_MOD_ADD:
+    case SE_MOD_ADD:
         st = insn(PK_OP_ADD, PK_SLOT_RX, PK_SLOT_T0, PK_SLOT_T1);
         break;
-    case SE_DRV_MOD_SUB:
+    case SE_MOD_SUB:
         st = insn(PK_OP_SUB, PK_SLOT_RX, PK_SLOT_T0, PK_SLOT_T1);
         break;
     default: /* Fermat, then the check a * r = 1 that a composite m or a = 0 fails */

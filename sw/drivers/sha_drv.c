@@ -201,3 +201,5 @@ se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *
     se_ct_wipe(k, sizeof k);
     return st;
 }
+
+const se_sha256_engine se_drv_sha256_engine = {se_drv_sha256_compress, se_drv_hmac_sha256};

@@ -3,7 +3,7 @@
 # $(BUILD)/fw/<config>/<app>.{elf,map,size}: <config> is sw-<arch> (the crypto library alone,
 # SE_FW_HW=0) or sw+hw-<arch> (the engine drivers, SE_FW_HW=1), <arch> rv32i, rv32im or rv32imc
 # (sw+hw only: the smallest firmware), the part after the last '-'. An app is the C files of sw/apps/<app>/, linked with sw/node/*.{c,S},
-# libsedrivers.a and libsecrypto.a of its arch. Add one with
+# libseproto.a, libsebackend.a, libsedrivers.a and libsecrypto.a of its arch. Add one with
 #     $(eval $(call FW_APP,<app>))
 # or a variant of another app's sources with extra compiler flags:
 #     $(eval $(call FW_APP,<name>,<source app>,<flags>))
@@ -50,7 +50,8 @@ $(BUILD)/fw/$(1)/apps/$(2)/%.o: sw/apps/$(3)/%.c $(GEN)/regs.stamp
 	$(RV_CC) $(call fw_cflags,$(1)) $(4) -c $$< -o $$@
 
 $(BUILD)/fw/$(1)/$(2).elf: $$(FW_OBJ_$(1)_$(2)) $(call fw_node_obj,$(1)) $(FW_LD) \
-        $(BUILD)/$(call fw_arch,$(1))/libseproto.a $(BUILD)/$(call fw_arch,$(1))/libsedrivers.a \
+        $(BUILD)/$(call fw_arch,$(1))/libseproto.a $(BUILD)/$(call fw_arch,$(1))/libsebackend.a \
+        $(BUILD)/$(call fw_arch,$(1))/libsedrivers.a \
         $(BUILD)/$(call fw_arch,$(1))/libsecrypto.a
 	$(RV_CC) $(call fw_ldflags,$(1)) -Wl,-Map=$(BUILD)/fw/$(1)/$(2).map -o $$@ \
 	    $$(filter %.o,$$^) -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group

@@ -27,13 +27,6 @@ extern uint32_t __stack_limit[], __stack_top[];
 void node_init(void)
 {
     INTC(ENABLE) |= BIT(SE_IRQ_ENGINE);
-#if SE_FW_HW
-    /* Every SHA-256 context of the library (HMAC, HMAC-DRBG, RFC 6979, the TLS transcript)
-     * compresses on the engine's SHA IP: ~30,000 cycles a block in software on PicoRV32. Whole
-     * HMACs (HMAC-DRBG, RFC 6979) use its keyed mode: one command sequence, not four blocks. */
-    se_sha256_set_compress(se_drv_sha256_compress);
-    se_hmac_sha256_set_oneshot(se_drv_hmac_sha256);
-#endif
 }
 
 se_status node_p256(se_ec_curve *c)

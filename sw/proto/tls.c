@@ -38,7 +38,7 @@ se_status se_tls_init(se_tls *t, const se_tls_config *cfg, const se_tls_io *io)
     t->state = SE_TLS_HANDSHAKING;
     t->hs = cfg->role == SE_TLS_SERVER ? HS_S_CH : HS_C_START;
     t->peer_alert = t->sent_alert = -1;
-    se_sha256_init(&t->transcript);
+    se_sha256_init_on(&t->transcript, cfg->crypto->sha);
     return SE_OK;
 }
 

@@ -1,5 +1,7 @@
-/* The MAC-then-encrypt check of a decrypted CBC-SHA256 record (RFC 5246 6.2.3.2) in constant
- * time: against the padding oracle and its timing variant (Lucky Thirteen, AlFardan and Paterson
+/* Record protection of the CBC-SHA256 suite: MAC-then-encrypt (RFC 5246 6.2.3.2) and
+ * encrypt-then-MAC (RFC 7366), the code sensitive to padding oracles, in one place.
+ *
+ * MAC-then-encrypt's check of a decrypted record runs in constant time: against the padding oracle and its timing variant (Lucky Thirteen, AlFardan and Paterson
  * 2013). The padding length decides how many bytes the HMAC covers, so a plain HMAC over them
  * would take a number of SHA-256 compressions that tells it. Here the compressions, the branches
  * and the memory addresses follow the record's length alone:
@@ -150,3 +152,120 @@ int tls_cbc_check(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8
     *plen = len;
     return (int)(good & 1u);
 }
+
+/* ---- the record classes ------------------------------------------------------------------ */
+/* The key block: client MAC key, server MAC key, client AES key, server AES key. */
+static se_status cbc_init(const se_tls *t, se_tls_rec *client, se_tls_rec *server, const uint8_t *kb)
+{
+    (void)t;
+    memcpy(client->k.cbc.mac, kb, MAC_LEN);
+    memcpy(server->k.cbc.mac, kb + MAC_LEN, MAC_LEN);
+    memcpy(client->k.cbc.key, kb + 2 * MAC_LEN, 16);
+    memcpy(server->k.cbc.key, kb + 2 * MAC_LEN + 16, 16);
+    return SE_OK;
+}
+
+/* MAC over pseudo-header || plaintext: the header goes just before the plaintext, in the space
+ * the IV takes afterwards. Then padding and CBC with a fresh IV. */
+static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
+                          size_t len, size_t *n)
+{
+    const se_backend *be = t->cfg->crypto;
+    uint8_t *pt = body + 16;
+    size_t pad = 15 - (len + MAC_LEN) % 16;
+    se_status st;
+
+    tls_pseudo_header(t, body + 3, sn, type, len);
+    st = be->hmac_sha256(r->k.cbc.mac, MAC_LEN, body + 3, HDR_LEN + len, pt + len);
+    if (st == SE_OK)
+        st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
+    if (st != SE_OK)
+        return st;
+    memset(pt + len + MAC_LEN, (int)pad, pad + 1);
+    *n = 16 + len + MAC_LEN + pad + 1;
+    return be->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.key, 16, body, pt, *n - 16, pt);
+}
+
+/* Decrypts, then padding and MAC in constant time (tls_cbc_check): the MAC input's length comes
+ * from the padding. */
+static se_status mte_open(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
+                          size_t n, size_t *pt_len)
+{
+    uint8_t ph[HDR_LEN], *p = body + 16;
+    size_t clen = n - 16;
+
+    if (n < 16 + 48 || clen % 16 != 0)
+        return SE_ERR_BAD_TAG;
+    if (t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 1, r->k.cbc.key, 16, body, p, clen, p) != SE_OK)
+        return SE_ERR_BAD_TAG;
+    tls_pseudo_header(t, ph, sn, type, 0);
+    return tls_cbc_check(r->k.cbc.mac, ph, p, clen, pt_len) ? SE_OK : SE_ERR_BAD_TAG;
+}
+
+/* Encrypt-then-MAC: IV || CBC(plaintext || padding) || HMAC(pseudo-header || IV || ciphertext),
+ * the MAC over the length of IV and ciphertext. The MAC is checked before anything is decrypted,
+ * so the padding's check tells a sender nothing it did not write itself. */
+static void etm_mac(const se_tls *t, const uint8_t key[MAC_LEN], uint64_t sn, uint8_t type,
+                    const uint8_t *body, size_t len, uint8_t mac[MAC_LEN])
+{
+    se_hmac_sha256_ctx h;
+    uint8_t ph[HDR_LEN];
+
+    tls_pseudo_header(t, ph, sn, type, len);
+    se_hmac_sha256_init_on(&h, t->cfg->crypto->sha, key, MAC_LEN);
+    se_hmac_sha256_update(&h, ph, HDR_LEN);
+    se_hmac_sha256_update(&h, body, len);
+    se_hmac_sha256_final(&h, mac);
+    se_ct_wipe(&h, sizeof h);
+}
+
+static se_status etm_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
+                          size_t len, size_t *n)
+{
+    uint8_t *pt = body + 16;
+    size_t pad = 15 - len % 16, clen = len + pad + 1;
+    se_status st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
+
+    memset(pt + len, (int)pad, pad + 1);
+    if (st == SE_OK)
+        st = t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.key, 16, body, pt, clen, pt);
+    if (st != SE_OK)
+        return st;
+    etm_mac(t, r->k.cbc.mac, sn, type, body, 16 + clen, pt + clen);
+    *n = 16 + clen + MAC_LEN;
+    return SE_OK;
+}
+
+static se_status etm_open(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
+                          size_t n, size_t *pt_len)
+{
+    uint8_t mac[MAC_LEN], *p = body + 16;
+    size_t clen = n - 16 - MAC_LEN, pad;
+
+    if (n < 16 + 16 + MAC_LEN || clen % 16 != 0)
+        return SE_ERR_BAD_TAG;
+    etm_mac(t, r->k.cbc.mac, sn, type, body, 16 + clen, mac);
+    if (!se_ct_equal(mac, body + 16 + clen, MAC_LEN))
+        return SE_ERR_BAD_TAG;
+    if (t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 1, r->k.cbc.key, 16, body, p, clen, p) != SE_OK)
+        return SE_ERR_BAD_TAG;
+    pad = p[clen - 1];
+    if (pad + 1 > clen)
+        return SE_ERR_BAD_TAG;
+    for (size_t i = 1; i <= pad; i++)
+        if (p[clen - 1 - i] != pad)
+            return SE_ERR_BAD_TAG;
+    *pt_len = clen - pad - 1;
+    return SE_OK;
+}
+
+/* Both grow a record by the IV, the MAC and up to a block of padding. */
+const se_tls_rec_class se_tls_rec_cbc = {
+    .mac_len = MAC_LEN, .explicit_len = 16, .overhead = 16 + MAC_LEN + 16,
+    .init = cbc_init, .seal = mte_seal, .open = mte_open,
+};
+
+const se_tls_rec_class se_tls_rec_cbc_etm = {
+    .mac_len = MAC_LEN, .explicit_len = 16, .overhead = 16 + MAC_LEN + 16,
+    .init = cbc_init, .seal = etm_seal, .open = etm_open,
+};

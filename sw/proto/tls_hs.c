@@ -378,7 +378,7 @@ static se_status on_hello_verify(se_tls *t, tls_rd *r)
     memcpy(t->cookie, c.p, c.n);
     t->cookie_len = (uint8_t)c.n;
     t->win_any = 0; /* the HelloVerifyRequest came from no connection: a fresh window */
-    se_sha256_init(&t->transcript); /* the transcript starts at the second ClientHello */
+    se_sha256_init_on(&t->transcript, t->cfg->crypto->sha); /* the transcript starts at the second ClientHello */
     st = tls_send_client_hello(t);
     return check(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
 }

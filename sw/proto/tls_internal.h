@@ -130,6 +130,9 @@ size_t tls_out_cap(const se_tls *t);
 size_t tls_hdr_len(const se_tls *t);
 /* Record expansion of our protection in `epoch` (0: none). */
 size_t tls_overhead(const se_tls *t, uint16_t epoch);
+/* The 13 bytes a record's protection authenticates: seq_num (DTLS: epoch || seq) || type ||
+ * version || length. */
+void tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len);
 /* Appends one record (payload a || b) to the output, sending what is there first if the record
  * does not fit; tls_flush sends the output (one datagram for DTLS). */
 se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, size_t alen,
@@ -171,6 +174,29 @@ se_status tls_derive_keys(se_tls *t, const uint8_t pms[32]);
 /* verify_data of the client's (from_server 0) or server's Finished over the transcript so far. */
 se_status tls_finished(se_tls *t, int from_server, uint8_t out[12]);
 
+/* ---- record protection: one class per suite (tls_aead.c, tls_cbc.c) ----------------------
+ * BearSSL's ssl_rec shape: each direction's se_tls_rec is set up once per epoch from the key
+ * block, then seals or opens each record in place. A record body is the explicit nonce or IV
+ * (explicit_len bytes) || the protected plaintext; it grows by overhead at most. */
+typedef struct se_tls_rec_class {
+    uint8_t mac_len, iv_len; /* the key block's MAC key and implicit nonce per direction */
+    uint8_t explicit_len, overhead;
+    uint8_t aead_mode;       /* AEAD suites: se_aead_mode */
+    /* Sets up both directions (their cls already set) from the key block (RFC 5246 6.3: the
+     * client's and the server's MAC keys, then AES keys, then implicit nonces). */
+    se_status (*init)(const se_tls *t, se_tls_rec *client, se_tls_rec *server, const uint8_t *kb);
+    /* Protects the plaintext at body + explicit_len, len bytes, in place; *n = body length. */
+    se_status (*seal)(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body, size_t len,
+                      size_t *n);
+    /* Checks and decrypts body (n bytes) in place: the plaintext at body + explicit_len, *pt_len
+     * bytes. SE_ERR_BAD_TAG for any failure (tag, MAC, padding, length): a sender learns nothing
+     * about which. */
+    se_status (*open)(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body, size_t n,
+                      size_t *pt_len);
+} se_tls_rec_class;
+extern const se_tls_rec_class se_tls_rec_ccm8, se_tls_rec_gcm; /* tls_aead.c */
+extern const se_tls_rec_class se_tls_rec_cbc, se_tls_rec_cbc_etm; /* tls_cbc.c: MAC-then-encrypt, RFC 7366 */
+
 /* ---- tls_cbc.c ------------------------------------------------------------------------ */
 /* The MAC-then-encrypt check of a decrypted CBC-SHA256 record (RFC 5246 6.2.3.2): p holds
  * plaintext || HMAC-SHA256 || padding, clen bytes; hdr is the MAC input's seq_num || type ||
@@ -187,6 +213,14 @@ void tls_cbc_hmac(const uint8_t key[32], const uint8_t hdr[11], const uint8_t *p
 static inline int tls_is_cbc(uint16_t suite)
 {
     return TLS_CBC && suite == SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256;
+}
+
+/* The record class of the connection's suite (and encrypt-then-MAC for CBC). */
+static inline const se_tls_rec_class *tls_rec_class(const se_tls *t)
+{
+    if (tls_is_cbc(t->suite))
+        return t->etm ? &se_tls_rec_cbc_etm : &se_tls_rec_cbc;
+    return t->suite == SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256 ? &se_tls_rec_gcm : &se_tls_rec_ccm8;
 }
 
 #endif

@@ -112,9 +112,10 @@ void tls_transcript_hash(const se_tls *t, uint8_t out[32])
 se_status tls_derive_keys(se_tls *t, const uint8_t pms[32])
 {
     const se_backend *be = t->cfg->crypto;
-    uint8_t seed[64], kb[96];
-    se_tls_keys *c = is_server(t) ? &t->rd : &t->wr; /* client_write */
-    se_tls_keys *s = is_server(t) ? &t->wr : &t->rd; /* server_write */
+    const se_tls_rec_class *cls = tls_rec_class(t);
+    uint8_t seed[64], kb[2 * (32 + 16 + 4)];
+    se_tls_rec *c = is_server(t) ? &t->rd : &t->wr; /* client_write */
+    se_tls_rec *s = is_server(t) ? &t->wr : &t->rd; /* server_write */
     se_status st;
 
     st = tls_prf(be, pms, 32, "extended master secret", t->session_hash, 32, t->master, 48);
@@ -122,25 +123,13 @@ se_status tls_derive_keys(se_tls *t, const uint8_t pms[32])
         return st;
     memcpy(seed, t->server_random, 32);
     memcpy(seed + 32, t->client_random, 32);
-    st = tls_prf(be, t->master, 48, "key expansion", seed, 64, kb, sizeof kb);
-    if (st != SE_OK) {
-        se_ct_wipe(kb, sizeof kb);
-        return st;
-    }
-    /* CBC: two MAC keys, two AES keys (explicit IVs). AEAD: two keys, two 4-byte salts. */
-    if (tls_is_cbc(t->suite)) {
-        memcpy(c->mac, kb, 32);
-        memcpy(s->mac, kb + 32, 32);
-        memcpy(c->key, kb + 64, 16);
-        memcpy(s->key, kb + 80, 16);
-    } else {
-        memcpy(c->key, kb, 16);
-        memcpy(s->key, kb + 16, 16);
-        memcpy(c->iv, kb + 32, 4);
-        memcpy(s->iv, kb + 36, 4);
-    }
+    /* The key block (RFC 5246 6.3) as long as the suite needs, into both record objects. */
+    st = tls_prf(be, t->master, 48, "key expansion", seed, 64, kb, 2u * (cls->mac_len + 16u + cls->iv_len));
+    c->cls = s->cls = cls;
+    if (st == SE_OK)
+        st = cls->init(t, c, s, kb);
     se_ct_wipe(kb, sizeof kb);
-    return SE_OK;
+    return st;
 }
 
 se_status tls_finished(se_tls *t, int from_server, uint8_t out[12])

@@ -1,7 +1,7 @@
-/* The record layer (RFC 5246 6.2, RFC 6347 4.1): headers for both transports, protection
- * (AES-128-CCM_8 and GCM with 4 + 8 byte nonces, CBC-SHA256 MAC-then-encrypt), the DTLS replay
- * window, alerts, and the input side: datagrams (DTLS, bad records dropped and counted) and the
- * byte stream (TLS, bad records fatal). */
+/* The record layer (RFC 5246 6.2, RFC 6347 4.1): headers for both transports, protection through
+ * the epoch's record object (tls_aead.c, tls_cbc.c), the DTLS replay window, alerts, and the input
+ * side: datagrams (DTLS, bad records dropped and counted) and the byte stream (TLS, bad records
+ * fatal). */
 #include "se/ct.h"
 #include "tls_internal.h"
 
@@ -15,16 +15,9 @@ size_t tls_hdr_len(const se_tls *t)
     return is_dtls(t) ? 13 : 5;
 }
 
-static size_t tag_len(uint16_t suite)
-{
-    return suite == SE_TLS_ECDHE_ECDSA_AES_128_CCM_8 ? 8 : 16;
-}
-
 size_t tls_overhead(const se_tls *t, uint16_t epoch)
 {
-    if (epoch == 0)
-        return 0;
-    return tls_is_cbc(t->suite) ? 16 + 32 + 16 : 8 + tag_len(t->suite);
+    return epoch == 0 ? 0 : t->wr.cls->overhead; /* (epoch 1 is written after the keys are made) */
 }
 
 void tls_phase(se_tls *t, const char *name)
@@ -33,149 +26,24 @@ void tls_phase(se_tls *t, const char *name)
         t->io->phase(t->io->ctx, name);
 }
 
-/* The 13 bytes both protections authenticate: seq_num (DTLS: epoch || seq) || type || version
- * || length. */
-static void pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len)
+void tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len)
 {
     put_be(ph, seq_num, 8);
     ph[8] = type;
     put_be(ph + 9, (is_dtls(t) ? DTLS_VERSION : TLS_VERSION) << 16 | len, 4); /* version || length */
 }
 
-static se_drv_aead_mode aead_mode(uint16_t suite)
-{
-    return suite == SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256 ? SE_DRV_GCM : SE_DRV_CCM;
-}
-
-/* Encrypt-then-MAC (RFC 7366): IV || CBC(plaintext || padding) || HMAC(pseudo-header || IV ||
- * ciphertext), the MAC over the length of IV and ciphertext. The MAC is checked before anything
- * is decrypted, so the padding's check tells a sender nothing it did not write itself. */
-static void etm_mac(const se_tls *t, const uint8_t key[32], uint64_t sn, uint8_t type,
-                    const uint8_t *body, size_t len, uint8_t mac[32])
-{
-    se_hmac_sha256_ctx h;
-    uint8_t ph[13];
-
-    pseudo_header(t, ph, sn, type, len);
-    se_hmac_sha256_init(&h, key, 32);
-    se_hmac_sha256_update(&h, ph, 13);
-    se_hmac_sha256_update(&h, body, len);
-    se_hmac_sha256_final(&h, mac);
-    se_ct_wipe(&h, sizeof h);
-}
-
-static se_status seal_etm(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t len, size_t *n)
-{
-    uint8_t *pt = body + 16;
-    size_t pad = 15 - len % 16, clen = len + pad + 1;
-    se_status st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
-
-    memset(pt + len, (int)pad, pad + 1);
-    if (st == SE_OK)
-        st = t->cfg->crypto->aes_crypt(SE_DRV_CBC, 0, t->wr.key, 16, body, pt, clen, pt);
-    if (st != SE_OK)
-        return st;
-    etm_mac(t, t->wr.mac, sn, type, body, 16 + clen, pt + clen);
-    *n = 16 + clen + 32;
-    return SE_OK;
-}
-
-static se_status open_etm(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t n,
-                          uint8_t **pt, size_t *pt_len)
-{
-    uint8_t mac[32], *p = body + 16;
-    size_t clen = n - 16 - 32, pad;
-
-    if (n < 16 + 16 + 32 || clen % 16 != 0)
-        return SE_ERR_BAD_TAG;
-    etm_mac(t, t->rd.mac, sn, type, body, 16 + clen, mac);
-    if (!se_ct_equal(mac, body + 16 + clen, 32))
-        return SE_ERR_BAD_TAG;
-    if (t->cfg->crypto->aes_crypt(SE_DRV_CBC, 1, t->rd.key, 16, body, p, clen, p) != SE_OK)
-        return SE_ERR_BAD_TAG;
-    pad = p[clen - 1];
-    if (pad + 1 > clen)
-        return SE_ERR_BAD_TAG;
-    for (size_t i = 1; i <= pad; i++)
-        if (p[clen - 1 - i] != pad)
-            return SE_ERR_BAD_TAG;
-    *pt = p;
-    *pt_len = clen - pad - 1;
-    return SE_OK;
-}
-
-/* Protects the plaintext at body + (CBC: 16, AEAD: 8), len bytes, in place; *n = body length. */
+/* The record protection of our epoch and the peer's. */
 static se_status seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t len, size_t *n)
 {
-    const se_backend *be = t->cfg->crypto;
-    uint8_t ph[13], nonce[12];
-    se_status st;
-
-    if (tls_is_cbc(t->suite) && t->etm)
-        return seal_etm(t, type, sn, body, len, n);
-    if (tls_is_cbc(t->suite)) {
-        /* MAC over pseudo-header || plaintext: the header goes just before the plaintext, in
-         * the space the IV takes afterwards. Then padding and CBC with a fresh IV. */
-        uint8_t *pt = body + 16;
-        size_t pad = 15 - (len + 32) % 16;
-        pseudo_header(t, body + 3, sn, type, len);
-        st = be->hmac_sha256(t->wr.mac, 32, body + 3, 13 + len, pt + len);
-        if (st == SE_OK)
-            st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
-        if (st != SE_OK)
-            return st;
-        memset(pt + len + 32, (int)pad, pad + 1);
-        *n = 16 + len + 32 + pad + 1;
-        return be->aes_crypt(SE_DRV_CBC, 0, t->wr.key, 16, body, pt, *n - 16, pt);
-    }
-    /* AEAD: explicit nonce = seq_num, nonce = salt || explicit (RFC 5288 3, RFC 6655 3). */
-    pseudo_header(t, ph, sn, type, len);
-    put_be(body, sn, 8);
-    memcpy(nonce, t->wr.iv, 4);
-    memcpy(nonce + 4, body, 8);
-    *n = 8 + len + tag_len(t->suite);
-    return be->aead_encrypt(aead_mode(t->suite), t->wr.key, 16, nonce, 12, ph, 13, body + 8, len,
-                            body + 8, body + 8 + len, tag_len(t->suite));
+    return t->wr.cls->seal(t, &t->wr, type, sn, body, len, n);
 }
 
-/* Checks and decrypts body (n bytes) in place; the plaintext at *pt, *pt_len. SE_ERR_BAD_TAG
- * for any failure (tag, MAC, padding, length): a sender learns nothing about which. */
 static se_status open_rec(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t n,
                           uint8_t **pt, size_t *pt_len)
 {
-    const se_backend *be = t->cfg->crypto;
-    uint8_t ph[13], nonce[12];
-    size_t tl = tag_len(t->suite);
-
-    if (tls_is_cbc(t->suite) && t->etm)
-        return open_etm(t, type, sn, body, n, pt, pt_len);
-    if (tls_is_cbc(t->suite)) {
-        uint8_t *p = body + 16;
-        size_t clen = n - 16;
-
-        if (n < 16 + 48 || clen % 16 != 0)
-            return SE_ERR_BAD_TAG;
-        if (be->aes_crypt(SE_DRV_CBC, 1, t->rd.key, 16, body, p, clen, p) != SE_OK)
-            return SE_ERR_BAD_TAG;
-        /* Padding and MAC in constant time (tls_cbc.c, Lucky Thirteen): the MAC input's length
-         * comes from the padding. */
-        pseudo_header(t, ph, sn, type, 0);
-        if (!tls_cbc_check(t->rd.mac, ph, p, clen, pt_len))
-            return SE_ERR_BAD_TAG;
-        *pt = p;
-        return SE_OK;
-    }
-    if (n < 8 + tl)
-        return SE_ERR_BAD_TAG;
-    *pt_len = n - 8 - tl;
-    *pt = body + 8;
-    pseudo_header(t, ph, sn, type, *pt_len);
-    memcpy(nonce, t->rd.iv, 4);
-    memcpy(nonce + 4, body, 8);
-    if (be->aead_decrypt(aead_mode(t->suite), t->rd.key, 16, nonce, 12, ph, 13, body + 8, *pt_len,
-                         body + 8 + *pt_len, tl, body + 8) != SE_OK)
-        return SE_ERR_BAD_TAG;
-    return SE_OK;
+    *pt = body + t->rd.cls->explicit_len;
+    return t->rd.cls->open(t, &t->rd, type, sn, body, n, pt_len);
 }
 
 se_status tls_flush(se_tls *t)
@@ -203,7 +71,7 @@ se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, 
     if (t->out_len + need > tls_out_cap(t) && (st = tls_flush(t)) != SE_OK)
         return st;
     rec = t->out + t->out_len;
-    pt = rec + h + (epoch == 0 ? 0 : tls_is_cbc(t->suite) ? 16 : 8);
+    pt = rec + h + (epoch == 0 ? 0 : t->wr.cls->explicit_len);
     if (alen > 0)
         memmove(pt, a, alen);
     if (blen > 0)

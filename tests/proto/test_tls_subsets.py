@@ -12,7 +12,7 @@ import pytest
 from se_cli import ROOT
 
 FLAGS = ["-DSE_TLS_NO_SERVER", "-DSE_TLS_NO_STREAM", "-DSE_TLS_NO_CBC"]
-LIBS = [ROOT / "build" / "host" / n for n in ("libsedrivers.a", "libsecrypto.a")]
+LIBS = [ROOT / "build" / "host" / n for n in ("libsebackend.a", "libsedrivers.a", "libsecrypto.a")]
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +26,8 @@ def out(tmp_path_factory):
     srcs = sorted(str(p) for p in (ROOT / "sw" / "proto").glob("*.c"))
     subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-D_DEFAULT_SOURCE", *FLAGS,
                     "-I", str(ROOT / "sw/crypto/include"), "-I", str(ROOT / "sw/drivers/include"),
-                    "-I", str(ROOT / "build/gen/include"), "-I", str(ROOT / "sw/proto/include"),
-                    str(ROOT / "tests/proto/c/subset_check.c"), *srcs, *map(str, LIBS), "-o", str(exe)],
+                    "-I", str(ROOT / "sw/backend/include"), "-I", str(ROOT / "build/gen/include"),
+                    "-I", str(ROOT / "sw/proto/include"), str(ROOT / "tests/proto/c/subset_check.c"), *srcs, *map(str, LIBS), "-o", str(exe)],
                    check=True)
     r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r

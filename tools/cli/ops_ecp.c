@@ -220,15 +220,19 @@ static se_status op_ecdsa_verify(const json_t *req, json_t *resp)
             memcpy(sig + 2 * nb - s_len, s, s_len);
         }
     }
-    if (st == SE_OK)
+    if (st == SE_OK) {
         st = se_ecdsa_verify_hash(&c, pub, pub_len, hash, hash_len, sig, 2 * nb);
+        /* r or s out of range is found before the key: a bad key still gets its own error */
+        se_status kst = st == SE_ERR_BAD_SIGNATURE ? se_ec_validate_public(&c, pub, pub_len) : SE_OK;
+        st = kst != SE_OK ? kst : st;
+    }
     if (st == SE_OK)
         cli_put_bool(resp, "valid", 1);
     return st;
 }
 
 /* ---- modular arithmetic -------------------------------------------------------------------- */
-static se_status mod_op(const json_t *req, json_t *resp, se_drv_mod_op kind)
+static se_status mod_op(const json_t *req, json_t *resp, se_mod_op kind)
 {
     /* one spare byte: a 257-bit modulus is a parameter error, not a length error */
     uint8_t mb[SE_BN_MAX_BYTES + 1], ab[SE_BN_MAX_BYTES], bb[SE_BN_MAX_BYTES], out[SE_BN_MAX_BYTES];
@@ -238,7 +242,7 @@ static se_status mod_op(const json_t *req, json_t *resp, se_drv_mod_op kind)
     se_status st = cli_hex(req, "m", mb, sizeof mb, &ml);
     if (st == SE_OK)
         st = cli_hex(req, "a", ab, sizeof ab, &al);
-    if (st == SE_OK && kind != SE_DRV_MOD_INV)
+    if (st == SE_OK && kind != SE_MOD_INV)
         st = cli_hex(req, "b", bb, sizeof bb, &bl);
     if (st == SE_OK)
         st = se_mod_init(&m, mb, ml);
@@ -258,10 +262,10 @@ static se_status mod_op(const json_t *req, json_t *resp, se_drv_mod_op kind)
     return st;
 }
 
-static se_status op_mod_mul(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_DRV_MOD_MUL); }
-static se_status op_mod_add(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_DRV_MOD_ADD); }
-static se_status op_mod_sub(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_DRV_MOD_SUB); }
-static se_status op_mod_inv(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_DRV_MOD_INV); }
+static se_status op_mod_mul(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_MOD_MUL); }
+static se_status op_mod_add(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_MOD_ADD); }
+static se_status op_mod_sub(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_MOD_SUB); }
+static se_status op_mod_inv(const json_t *req, json_t *resp) { return mod_op(req, resp, SE_MOD_INV); }
 
 static se_status op_x25519(const json_t *req, json_t *resp)
 {

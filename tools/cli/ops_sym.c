@@ -38,7 +38,7 @@ static se_status op_aes(const json_t *req, json_t *resp)
         return cli_fail("dir", SE_ERR_BAD_INPUT);
     if ((st = read_key(req, key, &key_len)) != SE_OK)
         goto done;
-    if (m != SE_DRV_ECB) {
+    if (m != SE_AES_MODE_ECB) {
         if ((st = cli_hex(req, "iv", iv, sizeof iv, &iv_len)) != SE_OK)
             goto done;
         if (iv_len != 16) {
@@ -47,7 +47,7 @@ static se_status op_aes(const json_t *req, json_t *resp)
         }
     }
     if ((st = cli_hex(req, "data", in, sizeof in, &len)) == SE_OK &&
-        (st = cli_be->ops->aes_crypt((se_drv_aes_mode)m, strcmp(dir, "dec") == 0, key, key_len, iv, in, len,
+        (st = cli_be->ops->aes_crypt((se_aes_mode)m, strcmp(dir, "dec") == 0, key, key_len, iv, in, len,
                                 out)) == SE_OK)
         cli_put_hex(resp, "out", out, len);
 done:
@@ -73,7 +73,7 @@ static se_status op_cbc_mac(const json_t *req, json_t *resp)
 }
 
 /* Shared by both directions: mode, key, nonce, aad and the input field. */
-static se_status aead_args(const json_t *req, const char *in_field, se_drv_aead_mode *mode,
+static se_status aead_args(const json_t *req, const char *in_field, se_aead_mode *mode,
                            uint8_t key[32], size_t *key_len, uint8_t *nonce, size_t nonce_cap,
                            size_t *nonce_len, size_t *aad_len, size_t *len)
 {
@@ -83,9 +83,9 @@ static se_status aead_args(const json_t *req, const char *in_field, se_drv_aead_
     if ((st = cli_str(req, "mode", &m)) != SE_OK)
         return st;
     if (strcmp(m, "gcm") == 0)
-        *mode = SE_DRV_GCM;
+        *mode = SE_AEAD_GCM;
     else if (strcmp(m, "ccm") == 0)
-        *mode = SE_DRV_CCM;
+        *mode = SE_AEAD_CCM;
     else
         return cli_fail("mode", SE_ERR_BAD_INPUT);
     if ((st = cli_hex(req, "nonce", nonce, nonce_cap, nonce_len)) != SE_OK ||
@@ -100,7 +100,7 @@ static se_status op_aead_encrypt(const json_t *req, json_t *resp)
     uint8_t key[32], nonce[1024], tag[16];
     size_t key_len, nonce_len, aad_len, len;
     unsigned long tag_len;
-    se_drv_aead_mode mode;
+    se_aead_mode mode;
     se_status st;
 
     if ((st = cli_uint_opt(req, "tag_len", &tag_len, 16)) != SE_OK)
@@ -109,8 +109,8 @@ static se_status op_aead_encrypt(const json_t *req, json_t *resp)
         tag_len = 17; /* rejected by the backend as bad_length */
     st = aead_args(req, "pt", &mode, key, &key_len, nonce, sizeof nonce, &nonce_len, &aad_len, &len);
     if (st == SE_OK &&
-        (st = cli_be->ops->aead_encrypt(mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len, out, tag,
-                                   (size_t)tag_len)) == SE_OK) {
+        (st = se_backend_aead_encrypt(cli_be->ops, mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len,
+                                      out, tag, (size_t)tag_len)) == SE_OK) {
         cli_put_hex(resp, "ct", out, len);
         cli_put_hex(resp, "tag", tag, (size_t)tag_len);
     }
@@ -122,15 +122,15 @@ static se_status op_aead_decrypt(const json_t *req, json_t *resp)
 {
     uint8_t key[32], nonce[1024], tag[64];
     size_t key_len, nonce_len, aad_len, len, tag_len;
-    se_drv_aead_mode mode;
+    se_aead_mode mode;
     se_status st;
 
     if ((st = cli_hex(req, "tag", tag, sizeof tag, &tag_len)) != SE_OK)
         return st;
     st = aead_args(req, "ct", &mode, key, &key_len, nonce, sizeof nonce, &nonce_len, &aad_len, &len);
     if (st == SE_OK &&
-        (st = cli_be->ops->aead_decrypt(mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len, tag, tag_len,
-                                   out)) == SE_OK)
+        (st = se_backend_aead_decrypt(cli_be->ops, mode, key, key_len, nonce, nonce_len, aad, aad_len, in, len,
+                                      tag, tag_len, out)) == SE_OK)
         cli_put_hex(resp, "pt", out, len);
     se_ct_wipe(key, sizeof key);
     return st;

@@ -259,14 +259,14 @@ static se_status soc_hmac(const uint8_t *key, size_t key_len, const uint8_t *m, 
     return st == SE_OK ? take(mac, 32) : st;
 }
 
-static se_status soc_aes(se_drv_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+static se_status soc_aes(se_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
                          const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out)
 {
     begin();
     put_u32((uint32_t)mode);
     put_u32((uint32_t)(decrypt != 0));
     put_bytes(key, key_len);
-    put_bytes(iv, iv != NULL && mode != SE_DRV_ECB ? 16 : 0); /* ECB has no IV; the others need 16 bytes */
+    put_bytes(iv, iv != NULL && mode != SE_AES_MODE_ECB ? 16 : 0); /* ECB has no IV; the others need 16 bytes */
     put_bytes(in, len);
     se_status st = call(SE_RPC_AES);
     return st == SE_OK ? take(out, len) : st;
@@ -283,14 +283,14 @@ static se_status soc_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *
     return st == SE_OK ? take(mac, mac_len) : st;
 }
 
-static se_status soc_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
-                                  const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                                  size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
-                                  uint8_t *tag, size_t tag_len)
+/* The node takes the key with each message (se_aead_key_raw). */
+static se_status soc_aead_seal(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                               size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
+                               size_t tag_len)
 {
     begin();
-    put_u32((uint32_t)mode);
-    put_bytes(key, key_len);
+    put_u32(k->mode);
+    put_bytes(k->u.raw, k->key_len);
     put_bytes(nonce, nonce_len);
     put_bytes(aad, aad_len);
     put_bytes(pt, len);
@@ -301,14 +301,13 @@ static se_status soc_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, siz
     return st;
 }
 
-static se_status soc_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
-                                  const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                                  size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
-                                  size_t tag_len, uint8_t *pt)
+static se_status soc_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                               size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag, size_t tag_len,
+                               uint8_t *pt)
 {
     begin();
-    put_u32((uint32_t)mode);
-    put_bytes(key, key_len);
+    put_u32(k->mode);
+    put_bytes(k->u.raw, k->key_len);
     put_bytes(nonce, nonce_len);
     put_bytes(aad, aad_len);
     put_bytes(ct, len);
@@ -326,7 +325,7 @@ static se_status soc_x25519(uint8_t out[32], const uint8_t k[32], const uint8_t 
     return st == SE_OK ? take(out, 32) : st;
 }
 
-static se_status soc_mod(se_drv_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
+static se_status soc_mod(se_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
                          const uint8_t *b, uint8_t *r)
 {
     begin();
@@ -417,7 +416,12 @@ static se_status soc_verify(const se_ec_curve *c, const uint8_t *pub, size_t len
 }
 
 /* ECDSA goes to the node whole (its sign and verify): no u1 G + u2 Q on its own. */
-static const se_ec_ops soc_ec_ops = {soc_validate, soc_mul, NULL, soc_sign, soc_verify, NULL, NULL, NULL, NULL, NULL};
+static const se_ec_ops soc_ec_ops = {
+    .validate = soc_validate,
+    .mul = soc_mul,
+    .sign = soc_sign,
+    .verify = soc_verify,
+};
 
 static se_status soc_ec_curve(se_ec_curve *c)
 {
@@ -426,6 +430,16 @@ static se_status soc_ec_curve(se_ec_curve *c)
 }
 
 const se_backend cli_soc_ops = {
-    "soc", soc_probe, soc_sha256, soc_hmac, soc_aes, soc_cbc_mac, soc_aead_encrypt, soc_aead_decrypt,
-    soc_ec_curve, soc_x25519, soc_mod,
+    .name = "soc",
+    .probe = soc_probe,
+    .sha256 = soc_sha256,
+    .hmac_sha256 = soc_hmac,
+    .aes_crypt = soc_aes,
+    .cbc_mac = soc_cbc_mac,
+    .aead_key = se_aead_key_raw,
+    .aead_seal = soc_aead_seal,
+    .aead_open = soc_aead_open,
+    .ec_curve = soc_ec_curve,
+    .x25519 = soc_x25519,
+    .mod = soc_mod,
 };

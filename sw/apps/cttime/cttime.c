@@ -111,16 +111,16 @@ int main(void)
             olen = 32;
         } else if (op == 'A' && nf == 2 && flen[0] == 16 && flen[1] == 16) {
             t0 = node_cycles();
-            st = be->aes_crypt(SE_DRV_ECB, 0, f[0], 16, NULL, f[1], 16, out);
+            st = be->aes_crypt(SE_AES_MODE_ECB, 0, f[0], 16, NULL, f[1], 16, out);
             t1 = node_cycles();
             olen = 16;
         } else if ((op == 'C' || op == 'G') && nf == 4 && flen[0] == 16 && flen[1] == 12 &&
                    flen[3] <= 64) {
             size_t tag = op == 'C' ? 8 : 16;
-            se_drv_aead_mode mode = op == 'C' ? SE_DRV_CCM : SE_DRV_GCM;
+            se_aead_mode mode = op == 'C' ? SE_AEAD_CCM : SE_AEAD_GCM;
             t0 = node_cycles();
-            st = be->aead_encrypt(mode, f[0], 16, f[1], 12, f[2], flen[2], f[3], flen[3], out,
-                                  out + flen[3], tag);
+            st = se_backend_aead_encrypt(be, mode, f[0], 16, f[1], 12, f[2], flen[2], f[3], flen[3], out,
+                                         out + flen[3], tag);
             t1 = node_cycles();
             olen = flen[3] + tag;
         } else {

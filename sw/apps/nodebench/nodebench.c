@@ -115,8 +115,8 @@ static void aes(const se_backend *be)
     }
     static const struct {
         const char *phase;
-        se_drv_aes_mode mode;
-    } modes[] = {{"aes128_ecb_1k", SE_DRV_ECB}, {"aes128_cbc_1k", SE_DRV_CBC}, {"aes128_ctr_1k", SE_DRV_CTR}};
+        se_aes_mode mode;
+    } modes[] = {{"aes128_ecb_1k", SE_AES_MODE_ECB}, {"aes128_cbc_1k", SE_AES_MODE_CBC}, {"aes128_ctr_1k", SE_AES_MODE_CTR}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
         node_marker(modes[i].phase);
         se_status st = be->aes_crypt(modes[i].mode, 0, key, 16, iv, buf_in, sizeof buf_in, buf_out);
@@ -124,13 +124,13 @@ static void aes(const se_backend *be)
         report(modes[i].phase, st);
     }
     node_marker("aes128_gcm_1k");
-    se_status st = be->aead_encrypt(SE_DRV_GCM, key, 16, iv, 12, aad, sizeof aad, buf_in, sizeof buf_in,
-                                    buf_out, tag, 16);
+    se_status st = se_backend_aead_encrypt(be, SE_AEAD_GCM, key, 16, iv, 12, aad, sizeof aad, buf_in,
+                                           sizeof buf_in, buf_out, tag, 16);
     node_marker(NULL);
     report("aes128_gcm_1k", st);
     node_marker("aes128_ccm_1k");
-    st = be->aead_encrypt(SE_DRV_CCM, key, 16, iv, 12, aad, sizeof aad, buf_in, sizeof buf_in, buf_out,
-                          tag, 8);
+    st = se_backend_aead_encrypt(be, SE_AEAD_CCM, key, 16, iv, 12, aad, sizeof aad, buf_in, sizeof buf_in,
+                                 buf_out, tag, 8);
     node_marker(NULL);
     report("aes128_ccm_1k", st);
 }
@@ -152,7 +152,7 @@ int main(void)
         uint32_t w = node_trng32();
         memcpy(seed + i, &w, 4);
     }
-    se_status st = se_hmac_drbg_instantiate(&rng, seed, 32, seed + 32, 16, NULL, 0);
+    se_status st = se_hmac_drbg_instantiate_on(&rng, be->sha, seed, 32, seed + 32, 16, NULL, 0);
     if (st == SE_OK && be->probe)
         st = be->probe();
     report("setup", st);

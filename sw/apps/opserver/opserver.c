@@ -162,9 +162,9 @@ static se_status run(uint32_t op, reader *r)
         a = get_bytes(r, &al);
         b = get_bytes(r, &bl);
         c = get_bytes(r, &cl);
-        if (r->bad || x > SE_DRV_OFB || (bl != 16 && !(x == SE_DRV_ECB && bl == 0)) || (o = put_bytes(cl)) == NULL)
+        if (r->bad || x > SE_AES_MODE_OFB || (bl != 16 && !(x == SE_AES_MODE_ECB && bl == 0)) || (o = put_bytes(cl)) == NULL)
             return SE_ERR_BAD_INPUT;
-        return be->aes_crypt((se_drv_aes_mode)x, y != 0, a, al, bl ? b : NULL, c, cl, o);
+        return be->aes_crypt((se_aes_mode)x, y != 0, a, al, bl ? b : NULL, c, cl, o);
     case SE_RPC_CBC_MAC:
         a = get_bytes(r, &al);
         b = get_bytes(r, &bl);
@@ -179,10 +179,10 @@ static se_status run(uint32_t op, reader *r)
         c = get_bytes(r, &cl);
         d = get_bytes(r, &dl);
         y = get_u32(r);
-        if (r->bad || x > SE_DRV_CCM || y > 16 || (o = put_bytes(dl)) == NULL ||
+        if (r->bad || x > SE_AEAD_CCM || y > 16 || (o = put_bytes(dl)) == NULL ||
             (o2 = put_bytes(y)) == NULL)
             return SE_ERR_BAD_INPUT;
-        return be->aead_encrypt((se_drv_aead_mode)x, a, al, b, bl, c, cl, d, dl, o, o2, y);
+        return se_backend_aead_encrypt(be, (se_aead_mode)x, a, al, b, bl, c, cl, d, dl, o, o2, y);
     case SE_RPC_AEAD_DECRYPT:
         x = get_u32(r);
         a = get_bytes(r, &al);
@@ -190,9 +190,9 @@ static se_status run(uint32_t op, reader *r)
         c = get_bytes(r, &cl);
         d = get_bytes(r, &dl);
         e = get_bytes(r, &el);
-        if (r->bad || x > SE_DRV_CCM || (o = put_bytes(dl)) == NULL)
+        if (r->bad || x > SE_AEAD_CCM || (o = put_bytes(dl)) == NULL)
             return SE_ERR_BAD_INPUT;
-        return be->aead_decrypt((se_drv_aead_mode)x, a, al, b, bl, c, cl, d, dl, e, el, o);
+        return se_backend_aead_decrypt(be, (se_aead_mode)x, a, al, b, bl, c, cl, d, dl, e, el, o);
     case SE_RPC_EC_VALIDATE:
         if ((st = get_curve(r)) != SE_OK)
             return st;
@@ -250,10 +250,10 @@ static se_status run(uint32_t op, reader *r)
         a = get_bytes(r, &al);
         b = get_bytes(r, &bl);
         c = get_bytes(r, &cl);
-        if (r->bad || x > SE_DRV_MOD_INV || al == 0 || bl != al || cl != al ||
+        if (r->bad || x > SE_MOD_INV || al == 0 || bl != al || cl != al ||
             (o = put_bytes(al)) == NULL)
             return SE_ERR_BAD_INPUT;
-        return be->mod((se_drv_mod_op)x, a, al, b, c, o);
+        return be->mod((se_mod_op)x, a, al, b, c, o);
     default:
         return SE_ERR_UNKNOWN_OP;
     }

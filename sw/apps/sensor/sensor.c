@@ -264,7 +264,8 @@ int main(void)
         uint32_t w = node_trng32();
         memcpy(seed + i, &w, 4);
     }
-    se_status st = se_hmac_drbg_instantiate(&rng, seed, 32, seed + 32, 16, (const uint8_t *)"sensor", 6);
+    se_status st = se_hmac_drbg_instantiate_on(&rng, SE_FW_BACKEND_TLS->sha, seed, 32, seed + 32, 16,
+                                               (const uint8_t *)"sensor", 6);
     memset(seed, 0, sizeof seed);
     if (st == SE_OK && be->probe)
         st = be->probe();

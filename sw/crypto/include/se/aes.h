@@ -16,6 +16,10 @@
  * supported. No function allocates; all state lives in the caller's structs. */
 
 #define SE_AES_BLOCK_BYTES 16
+
+/* The modes by name, for the crypto API of se/backend.h and the engine drivers (se/drv.h). */
+typedef enum { SE_AES_MODE_ECB = 0, SE_AES_MODE_CBC, SE_AES_MODE_CTR, SE_AES_MODE_OFB } se_aes_mode;
+typedef enum { SE_AEAD_GCM = 0, SE_AEAD_CCM } se_aead_mode;
 #define SE_AES_MAX_ROUNDS 14
 
 /* Expanded key: 8 bit-planes per round key, 484 bytes. Wipe with se_aes_wipe(). */
@@ -96,5 +100,27 @@ se_status se_aes_gcm_encrypt(const se_aes_gcm_ctx *ctx, const uint8_t *iv, size_
 se_status se_aes_gcm_decrypt(const se_aes_gcm_ctx *ctx, const uint8_t *iv, size_t iv_len,
                              const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t len,
                              const uint8_t *tag, size_t tag_len, uint8_t *pt);
+
+/* ---- the keyed AEAD context of the crypto API ----------------------------------------- */
+/* A keyed AEAD context, the crypto API's (se/backend.h): a key set up once (a DTLS/TLS epoch's),
+ * then any number of messages sealed or opened under it. What it holds is the backend's: the
+ * library's expanded key (and GCM's hash key H), or the key itself for an engine that takes it
+ * with each message (se_aead_key_raw; the engine's key slots will hold it there instead). Wipe it
+ * with se_ct_wipe. Firmware whose AEAD is the engine's alone (SE_AEAD_NO_SOFTWARE, the rv32imc
+ * node, like SE_SHA256_NO_SOFTWARE) keeps no room for an expanded key. */
+typedef struct {
+    uint8_t mode;    /* se_aead_mode */
+    uint8_t key_len; /* 16, 24 or 32 */
+    union {
+        uint8_t raw[32];
+#ifndef SE_AEAD_NO_SOFTWARE
+        se_aes_gcm_ctx sw; /* CCM uses its .aes */
+#endif
+    } u;
+} se_aead_key;
+
+/* Sets k up for a backend that takes the key with each message: the key kept as it is.
+ * SE_ERR_BAD_LENGTH unless key_len is 16, 24 or 32. */
+se_status se_aead_key_raw(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len);
 
 #endif

@@ -29,6 +29,9 @@ typedef struct {
     unsigned bytes;
 } se_mod;
 
+/* The modular operations by name, for the crypto API of se/backend.h and the engine drivers. */
+typedef enum { SE_MOD_MUL = 0, SE_MOD_ADD, SE_MOD_SUB, SE_MOD_INV } se_mod_op;
+
 /* m odd, 3 <= m < 2^256, given big-endian (leading zero bytes allowed); else SE_ERR_BAD_PARAMS.
  * se_mod_init makes the whole modulus; se_mod_set only m and its size (rr, one and m0inv zero),
  * enough for se_mod_add, se_mod_sub and se_mod_reduce but not for the Montgomery operations

@@ -25,6 +25,7 @@ typedef struct {
     uint32_t reseed_counter;  /* generate calls since the last (re)seed, plus one */
     uint32_t reseed_interval;
     uint32_t instantiated;    /* a magic value, so a zeroed context reads "not seeded" */
+    const se_sha256_engine *eng; /* where its HMACs run (NULL: software) */
 } se_hmac_drbg_ctx;
 
 /* Instantiate: K = 0.., V = 1.., update(entropy || nonce || pers). The nonce may be
@@ -33,6 +34,10 @@ typedef struct {
 se_status se_hmac_drbg_instantiate(se_hmac_drbg_ctx *ctx, const uint8_t *entropy,
                                    size_t entropy_len, const uint8_t *nonce, size_t nonce_len,
                                    const uint8_t *pers, size_t pers_len);
+/* The same, with every HMAC on eng (a backend's `sha`, se/sha256.h); the above is eng = NULL. */
+se_status se_hmac_drbg_instantiate_on(se_hmac_drbg_ctx *ctx, const se_sha256_engine *eng,
+                                      const uint8_t *entropy, size_t entropy_len, const uint8_t *nonce,
+                                      size_t nonce_len, const uint8_t *pers, size_t pers_len);
 /* Errors: SE_ERR_DRBG_NOT_SEEDED, SE_ERR_BAD_LENGTH (as for instantiate). */
 se_status se_hmac_drbg_reseed(se_hmac_drbg_ctx *ctx, const uint8_t *entropy, size_t entropy_len,
                               const uint8_t *add, size_t add_len);

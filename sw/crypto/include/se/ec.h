@@ -41,8 +41,10 @@ typedef struct {
                         const uint8_t *pub, size_t len, se_bn *x);
     /* ECDSA's arithmetic (the library's generic code over mul and mul2_x for its own curves; an
      * engine does it whole). sign: r || s for private d and nonce k in [1, n-1] and
-     * e = bits2int(hash) mod n, SE_ERR_BAD_SIGNATURE if r or s is 0. verify: SE_OK or
-     * SE_ERR_BAD_SIGNATURE for a valid Q, r and s in [1, n-1] and e as above. */
+     * e = bits2int(hash) mod n, SE_ERR_BAD_SIGNATURE if r or s is 0. verify: validates Q as
+     * validate does (its errors), then SE_OK or SE_ERR_BAD_SIGNATURE for r and s in [1, n-1] and
+     * e as above: the one validation of a verification, so an engine validates and uploads Q
+     * once. */
     se_status (*sign)(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
                       uint8_t *sig);
     se_status (*verify)(const se_ec_curve *c, const uint8_t *pub, size_t len, const se_bn *e,
@@ -59,7 +61,20 @@ typedef struct {
      * whose signatures will be verified again; its table is made in the background, and later
      * verify calls with it are faster. Shares the background slot of mul_start/sign_start. */
     se_status (*remember)(const se_ec_curve *c, const uint8_t *pub, size_t len);
+    /* Where ECDSA's RFC 6979 nonces hash (se/sha256.h): the engine's SHA IP beside its pk IP, or
+     * NULL (software). */
+    const se_sha256_engine *sha;
 } se_ec_ops;
+
+/* The library's parts for an engine's ops table (sw/drivers/ec_hw.c): ECDSA's arithmetic over a
+ * curve's mul and mul2_x (se_ec_ops.sign and .verify of the library's own curves), and the
+ * library's operations of each kind of curve. */
+se_status se_ec_sign_generic(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,
+                             uint8_t *sig);
+se_status se_ec_verify_generic(const se_ec_curve *c, const uint8_t *pub, size_t pub_len, const se_bn *e,
+                               const se_bn *r, const se_bn *s);
+extern const se_ec_ops se_ec_prime_ops;  /* ecp.c */
+extern const se_ec_ops se_ec_binary_ops; /* ec2m.c */
 
 /* A built-in prime curve's standard parameters (SEC 2 / FIPS 186-4), big-endian: p, a, b, gx
  * and gy are p_len bytes long, n is n_len bytes long. (The values come first: word-aligned, they
@@ -182,15 +197,14 @@ se_status se_ecdsa_remember_key(const se_ec_curve *c, const uint8_t *pub, size_t
 se_status se_ecdsa_sign_hash_with_k(const se_ec_curve *c, const uint8_t *priv, size_t priv_len,
                                     const uint8_t *hash, size_t hash_len, const uint8_t *k,
                                     size_t k_len, uint8_t *sig);
-/* SE_OK if valid; SE_ERR_BAD_SIGNATURE (r, s outside [1, n-1] or mismatch),
- * SE_ERR_INVALID_POINT. */
+/* SE_OK if valid; SE_ERR_BAD_SIGNATURE (a signature of the wrong length or r, s outside
+ * [1, n-1], checked before the key, or a mismatch), SE_ERR_INVALID_POINT. */
 se_status se_ecdsa_verify_hash(const se_ec_curve *c, const uint8_t *pub, size_t pub_len,
                                const uint8_t *hash, size_t hash_len, const uint8_t *sig,
                                size_t sig_len);
 
 /* ECDSA's arithmetic on values already decoded: e = bits2int(hash) mod n, d and k in [1, n-1],
- * r and s in [1, n-1], pub a valid point. Through the curve's sign/verify operations where it has
- * them (an engine), else over mul and mul2_x. Results and errors as the functions above; exposed
+ * r and s in [1, n-1]; verify validates pub. Through the curve's sign/verify operations. Results and errors as the functions above; exposed
  * for a backend that forwards whole ECDSA operations (the CLI's --backend soc and the node's op
  * server). */
 se_status se_ecdsa_sign_values(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,

@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "se/aes.h"
+#include "se/bn.h"
+#include "se/sha256.h"
 #include "se/status.h"
-
-typedef enum { SE_DRV_ECB = 0, SE_DRV_CBC, SE_DRV_CTR, SE_DRV_OFB } se_drv_aes_mode;
-typedef enum { SE_DRV_GCM = 0, SE_DRV_CCM } se_drv_aead_mode;
 
 /* SE_OK when the engine answers with the expected NAME and a major VERSION this driver knows,
  * SE_ERR_NOT_SUPPORTED otherwise. */
@@ -24,36 +24,40 @@ se_status se_drv_sha_probe(void);
 
 /* ECB/CBC need a multiple of 16 bytes; CTR/OFB any length. iv is the CBC/OFB IV or the initial
  * CTR counter block (unused for ECB). */
-se_status se_drv_aes_crypt(se_drv_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+se_status se_drv_aes_crypt(se_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
                            const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out);
 
 /* CBC-MAC (zero IV) over a non-empty multiple of 16 bytes, truncated to mac_len 4..16. */
 se_status se_drv_aes_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
                              uint8_t *mac, size_t mac_len);
 
-/* GCM (any non-empty IV, tag 4..16) and CCM (nonce 7..13, even tag 4..16). Decryption returns
- * SE_ERR_BAD_TAG without touching `pt` when the tag does not verify: the engine holds the
- * plaintext until its own tag check passes, so a message longer than the engine's plaintext
+/* GCM (any non-empty IV, tag 4..16) and CCM (nonce 7..13, even tag 4..16) under a keyed context
+ * (se/aes.h) that holds the key itself (se_aead_key_raw): the engine takes it with each message.
+ * open returns SE_ERR_BAD_TAG without touching `pt` when the tag does not verify: the engine holds
+ * the plaintext until its own tag check passes, so a message longer than the engine's plaintext
  * buffer (CAPABILITIES.PTBUF_BLOCKS blocks) is refused with SE_ERR_BAD_LENGTH. */
-se_status se_drv_aead_encrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
-                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                              size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct,
-                              uint8_t *tag, size_t tag_len);
-se_status se_drv_aead_decrypt(se_drv_aead_mode mode, const uint8_t *key, size_t key_len,
-                              const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                              size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag,
-                              size_t tag_len, uint8_t *pt);
+se_status se_drv_aead_seal(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                           size_t aad_len, const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag,
+                           size_t tag_len);
+se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                           size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag, size_t tag_len,
+                           uint8_t *pt);
 
 se_status se_drv_sha256(const uint8_t *msg, size_t len, uint8_t digest[32]);
 
 /* One SHA-256 compression of block into h on the engine (RESUME from h, BLOCK, the chaining value
- * read back): se_sha256_set_compress's hook for firmware with the engine. h is unchanged unless
- * SE_OK. Leaves a plain message open on the engine (the next INIT or KEY ends it). */
+ * read back). h is unchanged unless SE_OK. Leaves a plain message open on the engine (the next
+ * INIT or KEY ends it). */
 se_status se_drv_sha256_compress(uint32_t h[8], const uint8_t block[64]);
 
 /* The key is loaded into the engine (hashed first when longer than 64 bytes, RFC 2104). */
 se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
                              uint8_t mac[32]);
+
+/* The two above as the library's SHA-256 engine (se/sha256.h): se_backend_hw's `sha`, and where the
+ * engine's curves hash RFC 6979's nonces. Every SHA-256 context started on it compresses on the SHA
+ * IP, and whole HMACs use its keyed mode. */
+extern const se_sha256_engine se_drv_sha256_engine;
 
 /* ---- prime-field public-key engine (rtl/pk, docs/regs/pk.md, docs/regs/pk_ucode.md) ----------
  * Big-endian integers. A curve's a, b, gx, gy are p_len bytes; scalars and ECDSA values n_len.
@@ -109,8 +113,7 @@ se_status se_drv_pk_x25519(uint8_t out[32], const uint8_t k[32], const uint8_t u
 /* Big-integer commands modulo an odd m (m_len 1..32 bytes): r = a*b, a+b, a-b or a^-1 mod m
  * for a, b < m (SE_ERR_BAD_INPUT otherwise; that check is not constant time: public operands). Inversion is Fermat's: m must be prime
  * (SE_ERR_NOT_INVERTIBLE for a = 0 or when a * r != 1 mod m). r has m_len bytes. */
-typedef enum { SE_DRV_MOD_MUL = 0, SE_DRV_MOD_ADD, SE_DRV_MOD_SUB, SE_DRV_MOD_INV } se_drv_mod_op;
-se_status se_drv_pk_mod(se_drv_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
+se_status se_drv_pk_mod(se_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
                         const uint8_t *b, uint8_t *r);
 
 /* ---- binary-field engine (rtl/gf2m, docs/regs/gf2m.md) ----------------------------------------

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "se/backend.h"
 #include "se/sha256.h"
 
 /* Worst-case record expansion we accept: CBC's explicit IV (16), MAC (32) and padding up to
@@ -23,12 +24,21 @@
 #define SE_TLS_BUF_BYTES \
     (SE_TLS_HS_BYTES > SE_TLS_RX_BYTES + 32 ? SE_TLS_HS_BYTES : SE_TLS_RX_BYTES + 32)
 
-/* Keys of one direction: AES key, HMAC key (CBC) and the implicit nonce part (AEAD). */
+/* One direction's record protection: its suite's class (tls_internal.h: seal, open) and keys, set
+ * up once per epoch from the key block. AEAD suites: a keyed context of the crypto API (the
+ * library's expanded key, or the key for the engine) and the implicit nonce; CBC-SHA256: the AES
+ * and HMAC keys. */
 typedef struct {
-    uint8_t key[16];
-    uint8_t mac[32];
+    const struct se_tls_rec_class *cls;
     uint8_t iv[4];
-} se_tls_keys;
+    union {
+        se_aead_key aead;
+        struct {
+            uint8_t key[16];
+            uint8_t mac[32];
+        } cbc;
+    } k;
+} se_tls_rec;
 
 struct se_tls {
     const se_tls_config *cfg;
@@ -55,7 +65,7 @@ struct se_tls {
     char peer_cn[SE_TLS_MAX_CN];
     uint8_t session_hash[32]; /* transcript through ClientKeyExchange (EMS, CertificateVerify) */
     uint8_t master[48];
-    se_tls_keys rd, wr;       /* record protection, read and write sides */
+    se_tls_rec rd, wr;        /* record protection, read and write sides */
     se_sha256_ctx transcript;
 
     /* Record layer: epochs, sequence numbers (TLS: per epoch from 0; DTLS: 48 bits) and the

@@ -1,6 +1,7 @@
 /* se_backend_hw: the engine drivers behind the entry points of se/backend.h; ECC through the
  * engine-backed curve operations (se/ec_hw.h). se_backend_hw_tls: the part the DTLS/TLS stack uses. */
 #include "se/backend.h"
+#include "se/drv.h"
 #include "se/ec_hw.h"
 
 /* The engine must answer its NAME/VERSION probes before it is used: the IPs the DTLS/TLS stack
@@ -20,11 +21,28 @@ static se_status hw_probe(void)
 }
 
 const se_backend se_backend_hw = {
-    "hw", hw_probe, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, se_drv_aes_cbc_mac,
-    se_drv_aead_encrypt, se_drv_aead_decrypt, se_ec_use_engine, se_drv_pk_x25519, se_drv_pk_mod,
+    .name = "hw",
+    .probe = hw_probe,
+    .sha256 = se_drv_sha256,
+    .sha = &se_drv_sha256_engine,
+    .hmac_sha256 = se_drv_hmac_sha256,
+    .aes_crypt = se_drv_aes_crypt,
+    .cbc_mac = se_drv_aes_cbc_mac,
+    .aead_key = se_aead_key_raw,
+    .aead_seal = se_drv_aead_seal,
+    .aead_open = se_drv_aead_open,
+    .ec_curve = se_ec_use_engine,
+    .x25519 = se_drv_pk_x25519,
+    .mod = se_drv_pk_mod,
 };
 
 const se_backend se_backend_hw_tls = {
-    "hw", hw_probe_tls, se_drv_sha256, se_drv_hmac_sha256, se_drv_aes_crypt, NULL,
-    se_drv_aead_encrypt, se_drv_aead_decrypt, NULL, NULL, NULL,
+    .name = "hw",
+    .probe = hw_probe_tls,
+    .sha256 = se_drv_sha256,
+    .sha = &se_drv_sha256_engine,
+    .hmac_sha256 = se_drv_hmac_sha256,
+    .aead_key = se_aead_key_raw,
+    .aead_seal = se_drv_aead_seal,
+    .aead_open = se_drv_aead_open,
 };

@@ -22,16 +22,16 @@ typedef enum {
     SE_RPC_PING = 1,     /* -> backend name ("sw" / "hw") and the engine's probe status */
     SE_RPC_SHA256,       /* msg -> digest */
     SE_RPC_HMAC_SHA256,  /* key, msg -> mac */
-    SE_RPC_AES,          /* mode (se_drv_aes_mode), decrypt, key, iv (16 or 0 bytes), in -> out */
+    SE_RPC_AES,          /* mode (se_aes_mode), decrypt, key, iv (16 or 0 bytes), in -> out */
     SE_RPC_CBC_MAC,      /* key, data, mac_len -> mac */
-    SE_RPC_AEAD_ENCRYPT, /* mode (se_drv_aead_mode), key, nonce, aad, pt, tag_len -> ct, tag */
+    SE_RPC_AEAD_ENCRYPT, /* mode (se_aead_mode), key, nonce, aad, pt, tag_len -> ct, tag */
     SE_RPC_AEAD_DECRYPT, /* mode, key, nonce, aad, ct, tag -> pt */
     SE_RPC_EC_VALIDATE,  /* curve, pub -> nothing */
     SE_RPC_EC_MUL,       /* curve, k (order_bytes), pub (empty: the generator) -> 04 || x || y */
     SE_RPC_ECDSA_SIGN,   /* curve, d, e, k (order_bytes each) -> r || s (se_ecdsa_sign_values) */
     SE_RPC_ECDSA_VERIFY, /* curve, pub, e, r, s -> nothing: SE_OK or SE_ERR_BAD_SIGNATURE */
     SE_RPC_X25519,       /* k, u -> out */
-    SE_RPC_MOD,          /* op (se_drv_mod_op), m, a, b -> r */
+    SE_RPC_MOD,          /* op (se_mod_op), m, a, b -> r */
 } se_rpc_op;
 
 /* A curve in a request: a number, SE_RPC_CURVE_BUILTIN followed by the se_curve_id, or

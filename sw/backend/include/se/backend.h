@@ -1,0 +1,73 @@
+/* The crypto API with a backend chosen by the caller: one table of entry points, with two
+ * implementations. `se_backend_sw` runs the crypto library (sw/crypto); `se_backend_hw` runs the
+ * engine drivers (sw/drivers, se/drv.h) on the hardware engine. The tables are const: the CLI picks
+ * one at run time (--backend), the node's firmware at build time (SE_FW_BACKEND, SE_FW_HW), and
+ * nothing is patched while they run. Both give the same results and status codes (se/status.h);
+ * the enums are the library's (se/aes.h, se/bn.h). */
+#ifndef SE_BACKEND_H
+#define SE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "se/aes.h"
+#include "se/bn.h"
+#include "se/ec.h"
+#include "se/sha256.h"
+#include "se/status.h"
+
+typedef struct {
+    const char *name;         /* "sw" or "hw" */
+    se_status (*probe)(void); /* NULL, or checks that the backend can run (the engine answers) */
+    se_status (*sha256)(const uint8_t *msg, size_t len, uint8_t digest[32]);
+    /* Where SHA-256 contexts, HMAC-DRBG and RFC 6979 hash when started on this backend
+     * (se_sha256_init_on, se_hmac_drbg_instantiate_on; the curves of ec_curve carry it): NULL
+     * for the library (software), the SHA IP for the engine. */
+    const se_sha256_engine *sha;
+    se_status (*hmac_sha256)(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
+                             uint8_t mac[32]);
+    se_status (*aes_crypt)(se_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+                           const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out);
+    se_status (*cbc_mac)(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
+                         uint8_t *mac, size_t mac_len);
+    /* AEAD over a keyed context (se/aes.h's se_aead_key): aead_key sets it up (SE_ERR_BAD_LENGTH
+     * for a key length other than 16, 24, 32), then seal and open each take one message: GCM (any
+     * non-empty nonce, tag 4..16) and CCM (nonce 7..13, even tag 4..16). open returns
+     * SE_ERR_BAD_TAG without touching pt when the tag does not verify. */
+    se_status (*aead_key)(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len);
+    se_status (*aead_seal)(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t len,
+                           uint8_t *ct, uint8_t *tag, size_t tag_len);
+    se_status (*aead_open)(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t len,
+                           const uint8_t *tag, size_t tag_len, uint8_t *pt);
+    /* Makes curve c compute on this backend (sw: the library as it is; hw: the engine's pk or
+     * gf2m IP). ECDH, ECDSA and key ops then run over c->ops. */
+    se_status (*ec_curve)(se_ec_curve *c);
+    se_status (*x25519)(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+    /* r = a op b mod m (a^-1 for inversion), a and b already below m, all m_len bytes. */
+    se_status (*mod)(se_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
+                     const uint8_t *b, uint8_t *r);
+} se_backend;
+
+extern const se_backend se_backend_sw; /* backend_sw.c */
+extern const se_backend se_backend_hw; /* backend_hw.c */
+/* The same less what the node's DTLS client (se/tls.h built with SE_TLS_NO_CBC) never calls:
+ * aes_crypt (the CBC suite's), cbc_mac, ec_curve, x25519 and mod are NULL, and the hw probe asks
+ * the AES, SHA and pk IPs only. Firmware that needs no more (the sensor node) links no more; its
+ * curves come from se_ec_curve_builtin or se_ec_curve_engine. A stack with the CBC suite takes
+ * the whole table. */
+extern const se_backend se_backend_sw_tls;
+extern const se_backend se_backend_hw_tls;
+
+/* One message under a key used once: be's aead_key, then its seal or open, then the context
+ * wiped. */
+se_status se_backend_aead_encrypt(const se_backend *be, se_aead_mode mode, const uint8_t *key, size_t key_len,
+                                  const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                  const uint8_t *pt, size_t len, uint8_t *ct, uint8_t *tag, size_t tag_len);
+se_status se_backend_aead_decrypt(const se_backend *be, se_aead_mode mode, const uint8_t *key, size_t key_len,
+                                  const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                  const uint8_t *ct, size_t len, const uint8_t *tag, size_t tag_len,
+                                  uint8_t *pt);
+
+#endif
