@@ -1,8 +1,7 @@
 /* Handshake transport for both protocols: messages reassembled from DTLS fragments (out of
  * order, duplicated) or from the TLS byte stream; our flights kept, fragmented to the MTU and
- * resent on the RFC 6347 4.2.4 timer or when the peer repeats its previous flight; stateless
- * HelloVerifyRequest cookies (RFC 6347 4.2.1). */
-#include "se/ct.h"
+ * resent on the RFC 6347 4.2.4 timer or when the peer repeats its previous flight. (The server's
+ * stateless HelloVerifyRequest cookies are in dtls_server.c.) */
 #include "tls_internal.h"
 
 static size_t hs_hdr(const se_tls *t)
@@ -287,76 +286,4 @@ se_status tls_hs_data(se_tls *t, const uint8_t *d, size_t n, int old_epoch)
         n -= 12 + flen;
     }
     return SE_OK;
-}
-
-/* ---- stateless cookies ------------------------------------------------------------------ */
-#define COOKIE_LEN 16
-
-se_status se_dtls_cookie_check(const se_backend *be, const uint8_t cookie_key[32],
-                               const uint8_t *peer, size_t peer_len, const uint8_t *dgram,
-                               size_t len, uint8_t *hvr, size_t hvr_cap, size_t *hvr_len)
-{
-    /* cookie = HMAC(key, peer_len || peer || client_random || session_id || SHA-256(suites)) */
-    uint8_t in[1 + 128 + 32 + 1 + 32 + 32], mac[32];
-    const uint8_t *h, *random, *sid, *cookie;
-    size_t rlen, k = 0;
-    tls_rd r, v;
-
-    *hvr_len = 0;
-    if (len < 13 + 12 || dgram[0] != CT_HANDSHAKE || dgram[1] != 0xFE || be16(dgram + 3) != 0 ||
-        peer_len > 128)
-        return SE_ERR_TLS_DECODE;
-    rlen = be16(dgram + 11);
-    h = dgram + 13;
-    /* One unfragmented ClientHello at the front of the datagram. */
-    if (rlen > len - 13 || rlen < 12 || h[0] != HT_CLIENT_HELLO || be24(h + 6) != 0 ||
-        be24(h + 9) != be24(h + 1) || be24(h + 9) > rlen - 12)
-        return SE_ERR_TLS_DECODE;
-    r.p = h + 12;
-    r.n = be24(h + 9);
-    r.bad = 0;
-    (void)rd_u16(&r);
-    random = rd_bytes(&r, 32);
-    v = rd_vec(&r, 1);
-    sid = v.p;
-    if (v.n > 32)
-        return SE_ERR_TLS_DECODE;
-    in[k++] = (uint8_t)peer_len;
-    memcpy(in + k, peer, peer_len);
-    k += peer_len;
-    if (!r.bad) {
-        memcpy(in + k, random, 32);
-        in[k + 32] = (uint8_t)v.n;
-        memcpy(in + k + 33, sid, v.n);
-        k += 33 + v.n;
-    }
-    v = rd_vec(&r, 1);
-    cookie = v.p;
-    rlen = v.n;
-    v = rd_vec(&r, 2);
-    if (r.bad || rlen > 32 || v.n == 0)
-        return SE_ERR_TLS_DECODE;
-    if (be->sha256(v.p, v.n, in + k) != SE_OK || be->hmac_sha256(cookie_key, 32, in, k + 32, mac) != SE_OK)
-        return SE_ERR_BACKEND;
-    if (rlen == COOKIE_LEN && se_ct_equal(mac, cookie, COOKIE_LEN))
-        return SE_OK;
-    /* HelloVerifyRequest: record and message sequence numbers of the ClientHello, version
-     * DTLS 1.0 as RFC 6347 4.2.1 recommends. */
-    if (hvr_cap < 13 + 12 + 3 + COOKIE_LEN)
-        return SE_ERR_BUFFER_TOO_SMALL;
-    memcpy(hvr, dgram, 11);
-    hvr[1] = 0xFE;
-    hvr[2] = 0xFF;
-    put_be(hvr + 11, 12 + 3 + COOKIE_LEN, 2);
-    hvr[13] = HT_HELLO_VERIFY;
-    put_be(hvr + 14, 3 + COOKIE_LEN, 3);
-    memcpy(hvr + 17, h + 4, 2);
-    put_be(hvr + 19, 0, 3);
-    put_be(hvr + 22, 3 + COOKIE_LEN, 3);
-    hvr[25] = 0xFE;
-    hvr[26] = 0xFF;
-    hvr[27] = COOKIE_LEN;
-    memcpy(hvr + 28, mac, COOKIE_LEN);
-    *hvr_len = 13 + 12 + 3 + COOKIE_LEN;
-    return SE_ERR_TLS_UNEXPECTED;
 }

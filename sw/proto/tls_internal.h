@@ -1,6 +1,7 @@
 /* Shared between the parts of the DTLS/TLS stack: tls_record.c (records, protection, replay
- * window, alerts), tls_dtls.c (handshake reassembly, flights, fragmentation, retransmission,
- * cookies), tls_hs.c (handshake messages, both roles), tls_prf.c (PRF, key schedule). */
+ * window, alerts), tls_dtls.c (handshake reassembly, flights, fragmentation, retransmission),
+ * tls_hs.c (handshake messages, both roles), tls_prf.c (PRF, key schedule), dtls_server.c (the
+ * DTLS server's cookies and peer slots, se/dtls_server.h). */
 #ifndef SE_TLS_INTERNAL_H
 #define SE_TLS_INTERNAL_H
 

@@ -12,6 +12,7 @@
 #include "fuzz_pki.h"
 #include "fuzz_util.h"
 #include "se/backend.h"
+#include "se/dtls_server.h"
 #include "se/tls.h"
 
 #define FZ_SERVER_NAME "fuzz.example"
@@ -123,6 +124,18 @@ static inline void fz_after_input(fz_end *e, se_tls *t)
     }
 }
 
+/* The connection's accessors. */
+static inline void fz_accessors(const se_tls *t)
+{
+    uint8_t pub[65];
+    char cn[SE_TLS_MAX_CN];
+    (void)se_tls_peer_key(t, pub);
+    (void)se_tls_peer_name(t, cn, sizeof cn);
+    (void)se_tls_suite_name(se_tls_suite(t));
+    (void)se_tls_alert_name(se_tls_peer_alert(t));
+    (void)se_tls_get_stats(t);
+}
+
 /* The fuzz input after the variant byte: chunks fed to se_tls_input; an empty chunk advances the
  * clock by 1.5 s and runs se_tls_timer (DTLS retransmission). */
 static inline void fz_feed(fz_end *e, se_tls *t, const uint8_t *data, size_t size)
@@ -142,19 +155,41 @@ static inline void fz_feed(fz_end *e, se_tls *t, const uint8_t *data, size_t siz
         if (se_tls_get_state(t) >= SE_TLS_CLOSED)
             break;
     }
-    /* The accessors, for whatever state the input left. */
-    uint8_t pub[65];
-    char cn[SE_TLS_MAX_CN];
-    (void)se_tls_peer_key(t, pub);
-    (void)se_tls_peer_name(t, cn, sizeof cn);
-    (void)se_tls_suite_name(se_tls_suite(t));
-    (void)se_tls_alert_name(se_tls_peer_alert(t));
-    (void)se_tls_get_stats(t);
+    fz_accessors(t); /* for whatever state the input left */
 #ifdef FZ_DEBUG /* replay check: how far did the input get? */
     fprintf(stderr, "fz: state %d error %s\n", (int)se_tls_get_state(t), se_status_name(se_tls_error(t)));
 #endif
     if (se_tls_get_state(t) == SE_TLS_ESTABLISHED)
         (void)se_tls_close(t);
+}
+
+/* The DTLS server front end (se/dtls_server.h) as fuzz_dtls_server runs it and tls_seeds records
+ * for it: FZ_DTLS_SLOTS slots, FZ_DTLS_IDLE_MS of idle timeout, a fixed cookie key, peers named
+ * by the strings fz_dtls_peer gives (a chunk's two top length bits pick one; recorded handshakes
+ * carry cookies for them). */
+#define FZ_DTLS_SLOTS 2
+#define FZ_DTLS_IDLE_MS 6000
+
+static inline const uint8_t *fz_cookie_key(void)
+{
+    static const uint8_t key[32] = {0x42};
+    return key;
+}
+
+static inline const char *fz_dtls_peer(unsigned i)
+{
+    static const char *const peers[4] = {"192.0.2.1:5684", "192.0.2.2:5684", "192.0.2.1:5685",
+                                         "[2001:db8::1]:5684"};
+    return peers[i & 3];
+}
+
+/* The server's side of fz_after_input: a connection that just completed its handshake sends one
+ * application record (se_dtls_server_io.event). */
+static inline void fz_dtls_event(se_dtls_peer *p, se_dtls_event ev)
+{
+    static const uint8_t ping[] = "ping from the fuzzer";
+    if (ev == SE_DTLS_CONNECTED)
+        (void)se_tls_write(se_dtls_peer_tls(p), ping, sizeof ping - 1);
 }
 
 static inline int fz_discard(void *ctx, const uint8_t *buf, size_t len)

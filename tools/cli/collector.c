@@ -1,17 +1,16 @@
 /* se collector: a DTLS 1.2 server that takes readings from many nodes at once and stores each
  * application record in SQLite (docs/collector.md).
  *
- * One UDP socket and one poll() loop. Each peer address that completes the stateless cookie
- * exchange (se_dtls_cookie_check) gets one of --max-peers connection slots, allocated once at
- * start-up; the slot is freed when the connection closes (close_notify), fails, or makes no
- * progress for --idle-timeout seconds. Nodes must authenticate with a client certificate chaining to
- * --ca; a node's identity is its certificate's subject commonName. Every application record is
- * one row of `readings`, committed on arrival; connection events go to `events`. Hostile or
- * broken datagrams are dropped and counted by kind; the counters are printed on exit (SIGINT,
- * SIGTERM, --exit-after-records) and written as JSON to --stats. */
-#include <arpa/inet.h>
+ * One UDP socket and one poll() loop in front of se_dtls_server (se/dtls_server.h: the stateless
+ * cookie exchange, --max-peers connection slots allocated once at start-up, freed when a
+ * connection closes, fails, or makes no progress for --idle-timeout seconds, and the counters of
+ * all that); this file keeps the options, the loop, SQLite and the log. Nodes must authenticate
+ * with a client certificate chaining to --ca; a node's identity is its certificate's subject
+ * commonName. Every application record is one row of `readings`, committed on arrival;
+ * connection events go to `events`. Hostile or broken datagrams are dropped and counted by kind;
+ * the counters are printed on exit (SIGINT, SIGTERM, --exit-after-records) and written as JSON to
+ * --stats. */
 #include <errno.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -24,69 +23,46 @@
 
 #include "cli.h"
 #include "se/ct.h"
+#include "se/dtls_server.h"
 #include "se/sha256.h"
-#include "se/tls.h"
 #include "tls_host.h"
-
-/* Largest datagram taken in; longer ones (no DTLS record is: 2^14 + 2048 plus its header) are
- * dropped as oversized. */
-#define MAX_DGRAM (16384 + 2048 + 13)
-/* Where a ClientHello datagram's client random starts: record header 13, handshake header 12,
- * client_version 2. */
-#define HELLO_RANDOM_AT (13 + 12 + 2)
 
 /* Drop lines on stderr per second at most (a flood is counted, not printed). */
 #define DROP_LINES_PER_SEC 10
 
-/* ---- counters: one list, printed on exit and written to --stats --------------------------- */
-#define COUNTERS(X)                                                                          \
-    X(datagrams_in)          /* datagrams received */                                        \
-    X(hello_verify_sent)     /* HelloVerifyRequests sent (ClientHello without a valid cookie) */ \
-    X(connections)           /* handshakes completed */                                      \
-    X(records_stored)        /* application records stored as readings */                    \
-    X(closed)                /* connections ended by the node's close_notify */             \
-    X(handshake_failed)      /* handshakes that failed (bad or missing certificate, ...) */   \
-    X(connection_failed)     /* established connections that hit a fatal error */            \
-    X(idle_timeouts)         /* handshakes or connections freed after --idle-timeout */       \
-    X(replaced)              /* established connections replaced by a new handshake */       \
-    X(peers_full)            /* new peers refused: every slot in use */                      \
-    X(dropped_malformed)     /* datagrams from unknown peers that are no ClientHello */       \
-    X(dropped_unknown_peer)  /* records past the handshake (epoch > 0, ...) from unknown peers */ \
-    X(dropped_bad_cookie)    /* ClientHellos carrying a wrong cookie (answered with a new one) */ \
-    X(dropped_oversized)     /* datagrams longer than any DTLS record */                     \
-    X(dropped_bad_mac)       /* records failing their tag (se_tls_stats, all connections) */ \
-    X(dropped_replay)        /* replayed records (se_tls_stats) */                            \
-    X(dropped_bad_record)    /* malformed records or wrong epoch inside a connection (se_tls_stats) */ \
-    X(retransmits)           /* flights resent (se_tls_stats) */                             \
-    X(db_errors)             /* readings or events SQLite refused */                         \
-    X(send_errors)           /* datagrams the socket refused (treated as lost) */
+/* ---- counters: one list, printed on exit and written to --stats ---------------------------
+ * S: se_dtls_server's (se/dtls_server.h says what each counts), C: the collector's own. */
+#define COUNTERS(X)              \
+    X(S, datagrams_in)           \
+    X(S, hello_verify_sent)      \
+    X(S, connections)            \
+    X(C, records_stored)         /* application records stored as readings */ \
+    X(S, closed)                 \
+    X(S, handshake_failed)       \
+    X(S, connection_failed)      \
+    X(S, idle_timeouts)          \
+    X(S, replaced)               \
+    X(S, peers_full)             \
+    X(S, dropped_malformed)      \
+    X(S, dropped_unknown_peer)   \
+    X(S, dropped_bad_cookie)     \
+    X(S, dropped_oversized)      \
+    X(S, dropped_bad_mac)        \
+    X(S, dropped_replay)         \
+    X(S, dropped_bad_record)     \
+    X(S, retransmits)            \
+    X(C, db_errors)              /* readings or events SQLite refused */ \
+    X(S, send_errors)
 
+/* ---- what the collector keeps per slot (beside se_dtls_server's, same index) --------------- */
 typedef struct {
-#define X(name) unsigned long name;
-    COUNTERS(X)
-#undef X
-} counters;
-
-/* ---- one connection slot per peer ------------------------------------------------------- */
-typedef struct collector collector;
-
-typedef struct {
-    collector *c;
-    int used;
-    int established;              /* "connected" was noted */
-    struct sockaddr_storage addr; /* the peer's address (the slot's key) */
-    socklen_t addr_len;
     char peer[64];                /* the address as text, "127.0.0.1:5000" */
     char node[65];                /* the client certificate's subject CN */
     char key_hex[65];             /* hex SHA-256 of the node's public key (04||x||y) */
-    uint8_t hello_random[32];     /* client random of the ClientHello that started it */
-    uint32_t last_ms;             /* the peer's last progress (progress()) */
     unsigned long records;
-    se_tls_io io;
-    se_tls tls;
 } slot;
 
-struct collector {
+typedef struct {
     int sock;
     sqlite3 *db;
     sqlite3_stmt *ins_reading, *ins_event;
@@ -94,15 +70,14 @@ struct collector {
     tls_host_identity id;         /* server chain, key, trust anchors for the nodes */
     se_ec_curve p256;
     se_hmac_drbg_ctx rng;
-    uint8_t cookie_key[32];
-    slot *slots;
+    se_dtls_server srv;
+    se_dtls_peer *peers;          /* se_dtls_server's slots */
+    slot *slots;                  /* ours, slots[i] beside peers[i] */
     size_t n_slots;
-    uint32_t idle_ms;
     unsigned long exit_after;     /* 0: run until a signal */
-    counters n;
-    se_tls_stats gone;            /* se_tls_stats of freed slots, summed */
+    unsigned long records_stored, db_errors;
     uint32_t drop_sec, drop_lines;
-};
+} collector;
 
 static volatile sig_atomic_t stop_requested;
 
@@ -123,30 +98,6 @@ static void utc_now(char out[32])
     gmtime_r(&ts.tv_sec, &tm);
     size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(out + n, 32 - n, ".%03ldZ", ts.tv_nsec / 1000000L);
-}
-
-/* The bytes naming a peer for the cookie and the slot table: family, port, address (the rest
- * of a sockaddr, such as sin_zero, is not guaranteed to be clean). Returns their length. */
-static size_t addr_key(const struct sockaddr_storage *a, uint8_t out[19])
-{
-    out[0] = (uint8_t)a->ss_family;
-    if (a->ss_family == AF_INET) {
-        const struct sockaddr_in *v4 = (const struct sockaddr_in *)a;
-        memcpy(out + 1, &v4->sin_port, 2);
-        memcpy(out + 3, &v4->sin_addr, 4);
-        return 7;
-    }
-    const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)a;
-    memcpy(out + 1, &v6->sin6_port, 2);
-    memcpy(out + 3, &v6->sin6_addr, 16);
-    return 19;
-}
-
-static int same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-    uint8_t ka[19], kb[19];
-    size_t la = addr_key(a, ka), lb = addr_key(b, kb);
-    return la == lb && memcmp(ka, kb, la) == 0;
 }
 
 /* Makes a certificate name safe to print and store: printable ASCII only, in place. */
@@ -213,7 +164,7 @@ static int db_step(collector *c, sqlite3_stmt *st)
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     if (rc != SQLITE_DONE) {
-        c->n.db_errors++;
+        c->db_errors++;
         fprintf(stderr, "collector: database: %s\n", sqlite3_errmsg(c->db));
         return -1;
     }
@@ -233,39 +184,36 @@ static void db_event(collector *c, const char *peer, const char *kind, const cha
 
 /* ---- logging ---------------------------------------------------------------------------- */
 
-/* A dropped datagram: counted always, printed at most DROP_LINES_PER_SEC times a second. */
-static void dropped(collector *c, unsigned long *counter, const char *peer, const char *why)
+/* A dropped datagram (se_dtls_server counted it): printed at most DROP_LINES_PER_SEC times a
+ * second. */
+static void dropped(collector *c, const uint8_t *peer, size_t peer_len, const char *why)
 {
     uint32_t sec = (uint32_t)time(NULL);
-    (*counter)++;
+    char text[64];
+
     if (sec != c->drop_sec) {
         c->drop_sec = sec;
         c->drop_lines = 0;
     }
     if (c->drop_lines++ < DROP_LINES_PER_SEC)
-        fprintf(stderr, "collector: %s dropped: %s\n", peer, why);
+        fprintf(stderr, "collector: %s dropped: %s\n",
+                tls_host_peer_str(peer, peer_len, text, sizeof text), why);
 }
 
-/* ---- slots ------------------------------------------------------------------------------ */
+/* ---- se_dtls_server's callbacks --------------------------------------------------------- */
 
-static int send_dgram(void *ctx, const uint8_t *buf, size_t len)
+static int send_dgram(void *ctx, const uint8_t *peer, size_t peer_len, const uint8_t *buf, size_t len)
 {
-    slot *s = ctx;
-    if (sendto(s->c->sock, buf, len, 0, (const struct sockaddr *)&s->addr, s->addr_len) < 0)
-        s->c->n.send_errors++; /* UDP: as good as lost on the way; the peer retransmits */
-    return 0;
+    return tls_host_sendto(((collector *)ctx)->sock, peer, peer_len, buf, len);
 }
-
-static void note_established(slot *s);
 
 /* One application record: one row. */
-static void on_record(void *ctx, const uint8_t *buf, size_t len)
+static void on_record(void *ctx, se_dtls_peer *p, const uint8_t *buf, size_t len)
 {
-    slot *s = ctx;
-    collector *c = s->c;
+    collector *c = ctx;
+    slot *s = &c->slots[se_dtls_peer_index(p)];
     char at[32];
 
-    note_established(s);
     utc_now(at);
     sqlite3_bind_text(c->ins_reading, 1, s->node, -1, SQLITE_STATIC);
     sqlite3_bind_text(c->ins_reading, 2, at, -1, SQLITE_STATIC);
@@ -275,55 +223,37 @@ static void on_record(void *ctx, const uint8_t *buf, size_t len)
     sqlite3_bind_text(c->ins_reading, 5, s->key_hex, -1, SQLITE_STATIC);
     if (db_step(c, c->ins_reading) == 0) {
         s->records++;
-        c->n.records_stored++;
+        c->records_stored++;
     }
 }
 
 /* The handshake just completed: take the node's identity and say so. */
-static void note_established(slot *s)
+static void note_established(collector *c, slot *s, const se_tls *t)
 {
     uint8_t pub[65], digest[32];
     char detail[160];
 
-    if (s->established)
-        return;
-    s->established = 1;
-    s->c->n.connections++;
     s->key_hex[0] = '\0';
-    if (se_tls_peer_key(&s->tls, pub)) {
+    if (se_tls_peer_key(t, pub)) {
         se_sha256(pub, sizeof pub, digest);
         for (size_t i = 0; i < sizeof digest; i++)
             snprintf(s->key_hex + 2 * i, 3, "%02x", digest[i]);
     }
-    if (se_tls_peer_name(&s->tls, s->node, sizeof s->node) == 0) /* no CN: the key names it */
+    if (se_tls_peer_name(t, s->node, sizeof s->node) == 0) /* no CN: the key names it */
         snprintf(s->node, sizeof s->node, "key:%.16s", s->key_hex);
     clean_name(s->node);
-    snprintf(detail, sizeof detail, "%s %s", s->node, se_tls_suite_name(se_tls_suite(&s->tls)));
+    snprintf(detail, sizeof detail, "%s %s", s->node, se_tls_suite_name(se_tls_suite(t)));
     fprintf(stderr, "collector: %s %s connected (%s)\n", s->node, s->peer,
-            se_tls_suite_name(se_tls_suite(&s->tls)));
-    db_event(s->c, s->peer, "connected", detail);
+            se_tls_suite_name(se_tls_suite(t)));
+    db_event(c, s->peer, "connected", detail);
 }
 
-/* Frees a slot: its counters join the totals, its keys are wiped. */
-static void slot_free(slot *s)
+/* A connection that failed: why, as a handshake or a connection failure. */
+static void note_failed(collector *c, slot *s, const se_tls *t, int established)
 {
-    collector *c = s->c;
-    const se_tls_stats *st = se_tls_get_stats(&s->tls);
-    c->gone.dropped_bad_mac += st->dropped_bad_mac;
-    c->gone.dropped_replay += st->dropped_replay;
-    c->gone.dropped_malformed += st->dropped_malformed;
-    c->gone.retransmits += st->retransmits;
-    se_ct_wipe(&s->tls, sizeof s->tls);
-    s->used = 0;
-    s->established = 0;
-}
-
-/* A connection that failed: why, counted as a handshake or a connection failure. */
-static void slot_failed(slot *s, se_status st)
-{
-    collector *c = s->c;
     char detail[160];
-    int sent = se_tls_sent_alert(&s->tls), got = se_tls_peer_alert(&s->tls);
+    se_status st = se_tls_error(t);
+    int sent = se_tls_sent_alert(t), got = se_tls_peer_alert(t);
 
     if (got >= 0)
         snprintf(detail, sizeof detail, "%s (peer alert %s)", se_status_name(st),
@@ -333,35 +263,13 @@ static void slot_failed(slot *s, se_status st)
                  se_tls_alert_name(sent));
     else
         snprintf(detail, sizeof detail, "%s", se_status_name(st));
-    if (s->established) {
-        c->n.connection_failed++;
+    if (established) {
         fprintf(stderr, "collector: %s %s failed: %s, %lu records\n", s->node, s->peer, detail,
                 s->records);
         db_event(c, s->peer, "connection_failed", detail);
     } else {
-        c->n.handshake_failed++;
         fprintf(stderr, "collector: %s dropped: handshake failed: %s\n", s->peer, detail);
         db_event(c, s->peer, "handshake_failed", detail);
-    }
-    slot_free(s);
-}
-
-/* After a call into the connection: note what changed, free the slot if it ended. */
-static void slot_check(slot *s, se_status st)
-{
-    se_tls_state state = se_tls_get_state(&s->tls);
-    char detail[32];
-
-    if (state == SE_TLS_ESTABLISHED || (state == SE_TLS_CLOSED && se_tls_suite(&s->tls) != 0))
-        note_established(s);
-    if (state == SE_TLS_FAILED) {
-        slot_failed(s, se_tls_error(&s->tls) != SE_OK ? se_tls_error(&s->tls) : st);
-    } else if (state == SE_TLS_CLOSED) {
-        s->c->n.closed++;
-        fprintf(stderr, "collector: %s %s closed, %lu records\n", s->node, s->peer, s->records);
-        snprintf(detail, sizeof detail, "%lu records", s->records);
-        db_event(s->c, s->peer, "closed", detail);
-        slot_free(s);
     }
 }
 
@@ -374,205 +282,92 @@ static void reseed(collector *c)
     se_ct_wipe(e, sizeof e);
 }
 
-/* What shows a peer moving on, and so resets its idle timer: a new handshake message while it
- * handshakes (a repeated ClientHello is not one), an authenticated record once established. A
- * peer that only repeats itself cannot keep its slot past --idle-timeout. */
-static uint32_t progress(const slot *s)
+static void on_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
 {
-    const se_tls_stats *st = se_tls_get_stats(&s->tls);
-    return st->hs_messages_in + (s->established ? st->records_in : 0);
-}
+    collector *c = ctx;
+    slot *s = &c->slots[se_dtls_peer_index(p)];
+    const se_tls *t = se_dtls_peer_tls(p);
+    const uint8_t *addr;
+    size_t addr_len;
+    char detail[32];
 
-/* A new connection in slot s for the peer at addr, fed its first (cookie-checked) ClientHello. */
-static void slot_start(collector *c, slot *s, const struct sockaddr_storage *addr,
-                       socklen_t addr_len, const char *peer, const uint8_t *dgram, size_t len)
-{
-    memset(s, 0, offsetof(slot, tls));
-    s->c = c;
-    s->used = 1;
-    s->addr = *addr;
-    s->addr_len = addr_len;
-    snprintf(s->peer, sizeof s->peer, "%s", peer);
-    snprintf(s->node, sizeof s->node, "?");
-    if (len >= HELLO_RANDOM_AT + 32)
-        memcpy(s->hello_random, dgram + HELLO_RANDOM_AT, 32);
-    s->last_ms = tls_host_now_ms(NULL);
-    s->io = (se_tls_io){.send = send_dgram, .now_ms = tls_host_now_ms, .on_data = on_record, .ctx = s};
-    c->cfg.now = tls_host_unix_time(); /* certificates are checked against today's clock */
-    reseed(c);                         /* fresh OS entropy for each handshake's keys */
-    se_status st = se_tls_init(&s->tls, &c->cfg, &s->io);
-    if (st != SE_OK) {
-        fprintf(stderr, "collector: cannot start a connection: %s\n", se_status_name(st));
-        s->used = 0;
-        return;
+    switch (ev) {
+    case SE_DTLS_OPEN: /* a new connection for a cookie-checked ClientHello */
+        memset(s, 0, sizeof *s);
+        addr = se_dtls_peer_addr(p, &addr_len);
+        tls_host_peer_str(addr, addr_len, s->peer, sizeof s->peer);
+        snprintf(s->node, sizeof s->node, "?");
+        c->cfg.now = tls_host_unix_time(); /* certificates are checked against today's clock */
+        reseed(c);                         /* fresh OS entropy for each handshake's keys */
+        break;
+    case SE_DTLS_CONNECTED:
+        note_established(c, s, t);
+        break;
+    case SE_DTLS_FAILED:
+        note_failed(c, s, t, se_dtls_peer_established(p));
+        break;
+    case SE_DTLS_CLOSED:
+        fprintf(stderr, "collector: %s %s closed, %lu records\n", s->node, s->peer, s->records);
+        snprintf(detail, sizeof detail, "%lu records", s->records);
+        db_event(c, s->peer, "closed", detail);
+        break;
+    case SE_DTLS_IDLE:
+        fprintf(stderr, "collector: %s %s idle timeout, %lu records\n", s->node, s->peer,
+                s->records);
+        db_event(c, s->peer, "idle_timeout", se_dtls_peer_established(p) ? s->node : "handshake");
+        break;
+    case SE_DTLS_REPLACED: /* the same address starts over: the old connection gives way */
+        fprintf(stderr, "collector: %s %s replaced by a new handshake, %lu records\n", s->node,
+                s->peer, s->records);
+        db_event(c, s->peer, "replaced", s->node);
+        break;
     }
-    slot_check(s, se_tls_input(&s->tls, dgram, len));
 }
 
 /* ---- datagrams -------------------------------------------------------------------------- */
 
-/* Is this datagram (DTLS) a ClientHello's first record, epoch 0? */
-static int is_client_hello(const uint8_t *d, size_t len)
-{
-    return len >= 13 + 12 && d[0] == 22 && d[1] == 0xfe && d[3] == 0 && d[4] == 0 && d[13] == 1;
-}
-
-/* Does it look like a DTLS record at all (content type 20..23, version 0xFE..)? */
-static int is_dtls_record(const uint8_t *d, size_t len)
-{
-    return len >= 13 && d[0] >= 20 && d[0] <= 23 && d[1] == 0xfe;
-}
-
-/* The cookie length a ClientHello (first fragment) carries, -1 when it cannot be read:
- * record header 13, handshake header 12, client_version 2, random 32, session_id, cookie. */
-static int hello_cookie_len(const uint8_t *d, size_t len)
-{
-    size_t at = HELLO_RANDOM_AT + 32;
-    if (len <= at || d[19] || d[20] || d[21]) /* fragment_offset must be 0 */
-        return -1;
-    at += 1 + (size_t)d[at];
-    return at < len ? d[at] : -1;
-}
-
-/* A datagram from an address with no connection: only a ClientHello can start one. */
-static void from_new_peer(collector *c, const struct sockaddr_storage *addr, socklen_t addr_len,
-                          const char *peer, const uint8_t *d, size_t len, slot *reuse)
-{
-    uint8_t key[19], hvr[256];
-    size_t key_len = addr_key(addr, key), hvr_len = 0;
-    se_status st = se_dtls_cookie_check(cli_be->ops, c->cookie_key, key, key_len, d, len, hvr,
-                                        sizeof hvr, &hvr_len);
-
-    if (st == SE_ERR_TLS_UNEXPECTED && hvr_len > 0) { /* no valid cookie yet: send one */
-        if (hello_cookie_len(d, len) > 0)
-            dropped(c, &c->n.dropped_bad_cookie, peer, "bad cookie");
-        c->n.hello_verify_sent++;
-        if (sendto(c->sock, hvr, hvr_len, 0, (const struct sockaddr *)addr, addr_len) < 0)
-            c->n.send_errors++;
-        return;
-    }
-    if (st != SE_OK) {
-        if (is_dtls_record(d, len) && !is_client_hello(d, len))
-            dropped(c, &c->n.dropped_unknown_peer, peer, "record for an unknown peer");
-        else
-            dropped(c, &c->n.dropped_malformed, peer, se_status_name(st));
-        return;
-    }
-    if (reuse != NULL) { /* the same address starts over: the old connection gives way */
-        c->n.replaced++;
-        fprintf(stderr, "collector: %s %s replaced by a new handshake, %lu records\n", reuse->node,
-                reuse->peer, reuse->records);
-        db_event(c, reuse->peer, "replaced", reuse->node);
-        slot_free(reuse);
-    }
-    for (size_t i = 0; i < c->n_slots; i++)
-        if (!c->slots[i].used) {
-            slot_start(c, &c->slots[i], addr, addr_len, peer, d, len);
-            return;
-        }
-    dropped(c, &c->n.peers_full, peer, "no free slot (peers_full)");
-}
-
-static void on_datagram(collector *c, const struct sockaddr_storage *addr, socklen_t addr_len,
+static void on_datagram(collector *c, struct sockaddr_storage *addr, socklen_t addr_len,
                         const uint8_t *d, size_t len)
 {
-    char peer[64];
-    slot *s = NULL;
+    /* What the log says of a datagram dropped (or, for a bad cookie, answered with a fresh
+     * HelloVerifyRequest all the same); a malformed one: the cookie check's verdict. */
+    static const char *const drop_line[] = {
+        [SE_DTLS_BAD_COOKIE] = "bad cookie",
+        [SE_DTLS_PEERS_FULL] = "no free slot (peers_full)",
+        [SE_DTLS_UNKNOWN_PEER] = "record for an unknown peer",
+        [SE_DTLS_OVERSIZED] = "oversized datagram",
+    };
+    const uint8_t *peer = (const uint8_t *)addr;
+    size_t peer_len = tls_host_peer(addr, addr_len);
+    se_status why;
+    se_dtls_kind k = se_dtls_server_input(&c->srv, peer, peer_len, d, len, &why);
 
-    c->n.datagrams_in++;
-    tls_host_addr_str(addr, addr_len, peer, sizeof peer);
-    if (len > MAX_DGRAM) {
-        dropped(c, &c->n.dropped_oversized, peer, "oversized datagram");
-        return;
-    }
-    for (size_t i = 0; i < c->n_slots && s == NULL; i++)
-        if (c->slots[i].used && same_addr(&c->slots[i].addr, addr))
-            s = &c->slots[i];
-    if (s == NULL) {
-        from_new_peer(c, addr, addr_len, peer, d, len, NULL);
-        return;
-    }
-    /* A fresh ClientHello (not a late copy of the one that started this connection) on an
-     * established connection: the node restarted on the same port (RFC 6347 4.2.8). It
-     * replaces the old connection once it proves its address with a valid cookie. */
-    if (s->established && is_client_hello(d, len) && len >= HELLO_RANDOM_AT + 32 &&
-        memcmp(d + HELLO_RANDOM_AT, s->hello_random, 32) != 0) {
-        from_new_peer(c, addr, addr_len, peer, d, len, s);
-        return;
-    }
-    uint32_t before = progress(s);
-    slot_check(s, se_tls_input(&s->tls, d, len));
-    if (s->used && progress(s) != before)
-        s->last_ms = tls_host_now_ms(NULL);
-}
-
-/* Runs due retransmission timers and idle timeouts; returns the ms until the next one. */
-static int run_timers(collector *c)
-{
-    uint32_t now = tls_host_now_ms(NULL), next = 60000;
-
-    for (size_t i = 0; i < c->n_slots; i++) {
-        slot *s = &c->slots[i];
-        if (!s->used)
-            continue;
-        uint32_t idle = now - s->last_ms;
-        if (idle >= c->idle_ms) {
-            c->n.idle_timeouts++;
-            fprintf(stderr, "collector: %s %s idle timeout, %lu records\n", s->node, s->peer,
-                    s->records);
-            db_event(c, s->peer, "idle_timeout", s->established ? s->node : "handshake");
-            slot_free(s);
-            continue;
-        }
-        if (c->idle_ms - idle < next)
-            next = c->idle_ms - idle;
-        if (se_tls_timeout_ms(&s->tls) == 0) {
-            slot_check(s, se_tls_timer(&s->tls));
-            if (!s->used)
-                continue;
-        }
-        uint32_t t = se_tls_timeout_ms(&s->tls);
-        if (t < next)
-            next = t;
-    }
-    return (int)next;
+    if (k == SE_DTLS_MALFORMED)
+        dropped(c, peer, peer_len, se_status_name(why));
+    else if (k == SE_DTLS_START_FAILED)
+        fprintf(stderr, "collector: cannot start a connection: %s\n", se_status_name(why));
+    else if ((size_t)k < sizeof drop_line / sizeof drop_line[0] && drop_line[k] != NULL)
+        dropped(c, peer, peer_len, drop_line[k]);
 }
 
 /* ---- the summary ------------------------------------------------------------------------ */
 
-/* The counters with the se_tls_stats of live and freed connections added in. */
-static counters totals(const collector *c)
-{
-    counters n = c->n;
-    se_tls_stats sum = c->gone;
-    for (size_t i = 0; i < c->n_slots; i++)
-        if (c->slots[i].used) {
-            const se_tls_stats *st = se_tls_get_stats(&c->slots[i].tls);
-            sum.dropped_bad_mac += st->dropped_bad_mac;
-            sum.dropped_replay += st->dropped_replay;
-            sum.dropped_malformed += st->dropped_malformed;
-            sum.retransmits += st->retransmits;
-        }
-    n.dropped_bad_mac = sum.dropped_bad_mac;
-    n.dropped_replay = sum.dropped_replay;
-    n.dropped_bad_record = sum.dropped_malformed;
-    n.retransmits = sum.retransmits;
-    return n;
-}
-
 static int write_summary(const collector *c, const char *stats_path)
 {
-    counters n = totals(c);
+    se_dtls_server_stats n;
     json_t *obj = json_object();
-    size_t live = 0;
+    size_t live = se_dtls_server_live(&c->srv);
 
-    for (size_t i = 0; i < c->n_slots; i++)
-        live += c->slots[i].used != 0;
-#define X(name)                                                       \
-    printf("%s: %lu\n", #name, n.name);                               \
-    json_object_set_new(obj, #name, json_integer((json_int_t)n.name));
+    se_dtls_server_get_stats(&c->srv, &n);
+#define S(name) (unsigned long)n.name
+#define C(name) c->name
+#define X(src, name)                                                  \
+    printf("%s: %lu\n", #name, src(name));                            \
+    json_object_set_new(obj, #name, json_integer((json_int_t)src(name)));
     COUNTERS(X)
 #undef X
+#undef C
+#undef S
     printf("live_peers: %zu\n", live);
     json_object_set_new(obj, "live_peers", json_integer((json_int_t)live));
     fflush(stdout);
@@ -617,6 +412,8 @@ static long number(const char *flag, const char *v, long lo, long hi)
 int cli_collector_main(int argc, char **argv)
 {
     static collector c; /* zeroed; lives as long as the program */
+    static const se_dtls_server_io io = {send_dgram, tls_host_now_ms, on_event, on_record, NULL, &c};
+    uint8_t cookie_key[32];
     const char *listen = NULL, *db = NULL, *stats = NULL;
     long max_peers = 16, idle = 300, exit_after = 0;
     tls_host_opts o;
@@ -669,20 +466,27 @@ int cli_collector_main(int argc, char **argv)
     if (tls_host_identity_load(&c.id, o.cert, o.key, o.ca) != 0 || c.id.n_anchors == 0)
         return 1;
     if (tls_host_curve(&c.p256) != SE_OK || tls_host_rng(&c.rng) != SE_OK ||
-        se_hmac_drbg_generate(&c.rng, c.cookie_key, sizeof c.cookie_key, NULL, 0) != SE_OK) {
+        se_hmac_drbg_generate(&c.rng, cookie_key, sizeof cookie_key, NULL, 0) != SE_OK) {
         fprintf(stderr, "se collector: cannot set up the curve or the DRBG\n");
         return 1;
     }
     tls_host_config(&c.cfg, &o, &c.id, SE_TLS_SERVER, &c.p256, &c.rng);
     c.cfg.client_auth = SE_TLS_CLIENT_CERT_REQUIRED;
 
-    c.slots = calloc((size_t)max_peers, sizeof *c.slots); /* every slot, once */
-    if (c.slots == NULL) {
+    /* Every slot, once. */
+    c.peers = calloc((size_t)max_peers, sizeof *c.peers);
+    c.slots = calloc((size_t)max_peers, sizeof *c.slots);
+    se_dtls_server_config sc = {.tls = &c.cfg, .cookie_key = cookie_key, .idle_ms = (uint32_t)idle * 1000u};
+    if (c.peers == NULL || c.slots == NULL ||
+        se_dtls_server_init(&c.srv, &sc, &io, c.peers, (size_t)max_peers) != SE_OK) {
         fprintf(stderr, "se collector: out of memory for %ld peers\n", max_peers);
+        free(c.peers);
+        free(c.slots);
+        se_ct_wipe(cookie_key, sizeof cookie_key);
         return 1;
     }
+    se_ct_wipe(cookie_key, sizeof cookie_key); /* the server keeps its copy */
     c.n_slots = (size_t)max_peers;
-    c.idle_ms = (uint32_t)idle * 1000u;
     c.exit_after = (unsigned long)exit_after;
     c.sock = -1;
     if (db_open(&c, db) != 0 || (c.sock = tls_host_udp_bind(listen)) < 0)
@@ -700,11 +504,11 @@ int cli_collector_main(int argc, char **argv)
     fprintf(stderr, "collector: listening on %s (max %zu peers)\n", bound, c.n_slots);
     db_event(&c, bound, "start", NULL);
 
-    static uint8_t buf[MAX_DGRAM + 1];
-    while (!stop_requested && (c.exit_after == 0 || c.n.records_stored < c.exit_after)) {
+    static uint8_t buf[SE_DTLS_MAX_DATAGRAM + 1];
+    while (!stop_requested && (c.exit_after == 0 || c.records_stored < c.exit_after)) {
         struct pollfd p = {.fd = c.sock, .events = POLLIN};
-        int wait = run_timers(&c);
-        if (poll(&p, 1, wait) < 0 && errno != EINTR) {
+        uint32_t next = se_dtls_server_timer(&c.srv); /* due timers run first */
+        if (poll(&p, 1, next < 60000 ? (int)next : 60000) < 0 && errno != EINTR) {
             perror("se collector: poll");
             break;
         }
@@ -717,14 +521,11 @@ int cli_collector_main(int argc, char **argv)
             if (n < 0)
                 break;
             on_datagram(&c, &from, from_len, buf, (size_t)n);
-            if (c.exit_after && c.n.records_stored >= c.exit_after)
+            if (c.exit_after && c.records_stored >= c.exit_after)
                 break;
         }
     }
-    /* Shutting down: live nodes hear close_notify. */
-    for (size_t i = 0; i < c.n_slots; i++)
-        if (c.slots[i].used && se_tls_get_state(&c.slots[i].tls) == SE_TLS_ESTABLISHED)
-            se_tls_close(&c.slots[i].tls);
+    se_dtls_server_shutdown(&c.srv); /* live nodes hear close_notify */
     fprintf(stderr, "collector: stopping (%s)\n", stop_requested ? "signal" : "record limit");
     db_event(&c, bound, "stop", NULL);
     rc = write_summary(&c, stats) == 0 ? 0 : 1;
@@ -733,10 +534,9 @@ out:
         close(c.sock);
     if (c.db != NULL)
         db_close(&c);
-    for (size_t i = 0; i < c.n_slots; i++)
-        se_ct_wipe(&c.slots[i].tls, sizeof c.slots[i].tls);
+    se_dtls_server_wipe(&c.srv); /* every connection's keys, the cookie secret */
+    free(c.peers);
     free(c.slots);
-    se_ct_wipe(c.cookie_key, sizeof c.cookie_key);
     se_ct_wipe(c.id.key, sizeof c.id.key);
     se_hmac_drbg_uninstantiate(&c.rng);
     return rc;

@@ -302,13 +302,12 @@ int tls_host_send(void *ctx, const uint8_t *buf, size_t len)
     tls_host_sock *s = ctx;
 
     while (len > 0) {
-        ssize_t n = s->peer_len ? sendto(s->fd, buf, len, 0, (const struct sockaddr *)&s->peer, s->peer_len)
-                                : send(s->fd, buf, len, MSG_NOSIGNAL);
+        ssize_t n = send(s->fd, buf, len, MSG_NOSIGNAL);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
             /* A datagram that the network refuses now (no listener yet) is as good as lost. */
-            return errno == ECONNREFUSED && s->peer_len == 0 ? 0 : -1;
+            return errno == ECONNREFUSED ? 0 : -1;
         }
         buf += n;
         len -= (size_t)n;
@@ -323,6 +322,52 @@ const char *tls_host_addr_str(const struct sockaddr_storage *ss, socklen_t len, 
                       NI_NUMERICHOST | NI_NUMERICSERV);
     snprintf(buf, cap, ss->ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
     return buf;
+}
+
+socklen_t tls_host_peer(struct sockaddr_storage *ss, socklen_t len)
+{
+    struct sockaddr_storage clean;
+
+    memset(&clean, 0, sizeof clean);
+    clean.ss_family = ss->ss_family;
+    if (ss->ss_family == AF_INET && len >= (socklen_t)sizeof(struct sockaddr_in)) {
+        struct sockaddr_in *to = (struct sockaddr_in *)&clean, *from = (struct sockaddr_in *)ss;
+        to->sin_port = from->sin_port;
+        to->sin_addr = from->sin_addr;
+        len = sizeof *to;
+    } else if (ss->ss_family == AF_INET6 && len >= (socklen_t)sizeof(struct sockaddr_in6)) {
+        struct sockaddr_in6 *to = (struct sockaddr_in6 *)&clean, *from = (struct sockaddr_in6 *)ss;
+        to->sin6_port = from->sin6_port;
+        to->sin6_addr = from->sin6_addr;
+        to->sin6_scope_id = from->sin6_scope_id; /* a link-local peer is only reachable with it */
+        len = sizeof *to;
+    } else {
+        return len; /* another family: as it came */
+    }
+    *ss = clean;
+    return len;
+}
+
+int tls_host_sendto(int fd, const uint8_t *peer, size_t peer_len, const uint8_t *buf, size_t len)
+{
+    struct sockaddr_storage to;
+
+    if (peer_len > sizeof to)
+        return -1;
+    memcpy(&to, peer, peer_len);
+    while (sendto(fd, buf, len, 0, (const struct sockaddr *)&to, (socklen_t)peer_len) < 0)
+        if (errno != EINTR)
+            return -1;
+    return 0;
+}
+
+const char *tls_host_peer_str(const uint8_t *peer, size_t peer_len, char *buf, size_t cap)
+{
+    struct sockaddr_storage ss;
+
+    memset(&ss, 0, sizeof ss);
+    memcpy(&ss, peer, peer_len < sizeof ss ? peer_len : sizeof ss);
+    return tls_host_addr_str(&ss, (socklen_t)peer_len, buf, cap);
 }
 
 static int handshake_over(se_tls *t, void *arg)

@@ -10,10 +10,12 @@
  *   se_tls_config cfg; tls_host_config(&cfg, &o, &id, role, &p256, &rng)
  *   int fd = tls_host_connect("host:port", o.tls) / tls_host_udp_bind("[host:]port") /
  *            tls_host_tcp_listen("[host:]port")
- *   tls_host_sock s = {fd, peer, peer_len}; io.send = tls_host_send; io.ctx = &s;
+ *   tls_host_sock s = {fd}; io.send = tls_host_send; io.ctx = &s;
  *   io.now_ms = tls_host_now_ms;
  *   tls_host_pump(t, fd, deadline, done, arg)          drives one connection over a connected
  *                                                      socket (reads, DTLS timer), for simple programs
+ *   len = tls_host_peer(&from, from_len)               a DTLS server's peer bytes (se/dtls_server.h),
+ *   tls_host_sendto(fd, peer, len, buf, n)             what its io.send sends to
  */
 #ifndef SE_CLI_TLS_HOST_H
 #define SE_CLI_TLS_HOST_H
@@ -89,16 +91,24 @@ int tls_host_tcp_listen(const char *hostport);
  * before close. Closing with unread input would reset the connection and lose the alert. */
 void tls_host_tcp_close(int fd);
 
-/* A send target for se_tls_io.send: send() on a connected socket (peer_len 0) or sendto(peer). */
+/* A send target for se_tls_io.send: send() on a connected socket. */
 typedef struct {
     int fd;
-    struct sockaddr_storage peer;
-    socklen_t peer_len;
 } tls_host_sock;
 int tls_host_send(void *ctx, const uint8_t *buf, size_t len);
 
 /* A peer address as text ("1.2.3.4:5678"), into buf. */
 const char *tls_host_addr_str(const struct sockaddr_storage *ss, socklen_t len, char *buf, size_t cap);
+
+/* DTLS servers over one unconnected UDP socket (se/dtls_server.h, which names peers by opaque
+ * bytes): tls_host_peer cleans the address recvfrom gave (everything but family, port, address
+ * and an IPv6 scope zeroed, in place), so that one peer always has the same bytes, and returns
+ * their length: pass (const uint8_t *)ss and that length to se_dtls_server_input.
+ * tls_host_sendto sends a datagram to such bytes (se_dtls_server_io.send; 0 or -1) and
+ * tls_host_peer_str prints them as tls_host_addr_str does. */
+socklen_t tls_host_peer(struct sockaddr_storage *ss, socklen_t len);
+int tls_host_sendto(int fd, const uint8_t *peer, size_t peer_len, const uint8_t *buf, size_t len);
+const char *tls_host_peer_str(const uint8_t *peer, size_t peer_len, char *buf, size_t cap);
 
 /* Drives connection t over socket fd (connected UDP or TCP): reads feed se_tls_input, the DTLS
  * timer runs se_tls_timer. Returns SE_OK as soon as done(t, arg) is true (done NULL: when the

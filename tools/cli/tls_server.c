@@ -1,9 +1,11 @@
-/* `se server`: a DTLS (UDP) or TLS (TCP) server over sw/proto, one peer at a time. DTLS peers
- * first get a stateless HelloVerifyRequest cookie; a connection starts at a ClientHello that
- * carries a valid one. Prints "connected: <peer CN or anonymous> suite: <suite>", "received:
- * <text>" per record (--echo sends it back), "closed" or "error: <status>", then the
- * connection's statistics; --once exits after the first connection. */
+/* `se server`: a DTLS (UDP) or TLS (TCP) server over sw/proto, one peer at a time. DTLS runs
+ * through se/dtls_server.h with one slot: peers get a stateless HelloVerifyRequest cookie, and a
+ * connection starts at a ClientHello that carries a valid one while the slot is free. Prints
+ * "connected: <peer CN or anonymous> suite: <suite>", "received: <text>" per record (--echo sends
+ * it back), "closed", "replaced" or "error: <status>", then the connection's statistics; --once
+ * exits after the first connection. */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,21 +14,28 @@
 
 #include "cli.h"
 #include "se/ct.h"
+#include "se/dtls_server.h"
 #include "tls_host.h"
 
 typedef struct {
     tls_host_sock sock;  /* first: tls_host_send's context */
     se_tls *t;
+    se_tls_config *cfg;
     int echo, verbose;
+    int ended, rc;       /* DTLS: a connection ended, and how (finished()) */
 } srv_ctx;
 
-static void srv_data(void *ctx, const uint8_t *buf, size_t len)
+static void received(srv_ctx *c, se_tls *t, const uint8_t *buf, size_t len)
 {
-    srv_ctx *c = ctx;
     printf("received: %.*s\n", (int)len, (const char *)buf);
     fflush(stdout);
     if (c->echo)
-        se_tls_write(c->t, buf, len);
+        se_tls_write(t, buf, len);
+}
+
+static void srv_data(void *ctx, const uint8_t *buf, size_t len)
+{
+    received(ctx, ((srv_ctx *)ctx)->t, buf, len);
 }
 
 static void srv_phase(void *ctx, const char *name)
@@ -55,14 +64,14 @@ static void connected(se_tls *t)
     fflush(stdout);
 }
 
-/* Reports how a connection ended; returns 0 for a clean close. */
-static int finished(se_tls *t, se_status st)
+/* Reports how a connection ended (how: "closed", or NULL for st); returns 0 for a clean end. */
+static int finished(se_tls *t, se_status st, const char *how)
 {
     const se_tls_stats *s = se_tls_get_stats(t);
-    int ok = st == SE_OK || st == SE_ERR_TLS_CLOSED;
+    int ok = how != NULL || st == SE_OK || st == SE_ERR_TLS_CLOSED;
 
     if (ok) {
-        printf("closed\n");
+        printf("%s\n", how != NULL ? how : "closed");
     } else {
         int alert = se_tls_peer_alert(t) >= 0 ? se_tls_peer_alert(t) : se_tls_sent_alert(t);
         printf("error: %s", se_status_name(st));
@@ -112,7 +121,6 @@ static int serve_tls(int lfd, se_tls *t, se_tls_config *cfg, srv_ctx *c, double 
             perror("se server: accept");
             return 1;
         }
-        c->sock.peer_len = 0;
         deadline = tls_host_now_ms(NULL) + (uint32_t)(timeout * 1000);
         cfg->now = tls_host_unix_time(); /* certificates against today's clock */
         st = se_tls_init(t, cfg, &io);
@@ -122,7 +130,7 @@ static int serve_tls(int lfd, se_tls *t, se_tls_config *cfg, srv_ctx *c, double 
             connected(t);
             st = tls_host_pump(t, c->sock.fd, deadline, never, NULL);
         }
-        rc = finished(t, st);
+        rc = finished(t, st, NULL);
         if (rc != 0)
             tls_host_tcp_close(c->sock.fd); /* our alert first, not a reset */
         else
@@ -132,77 +140,112 @@ static int serve_tls(int lfd, se_tls *t, se_tls_config *cfg, srv_ctx *c, double 
     }
 }
 
-/* DTLS: one unconnected socket; a peer without a connection gets cookies until its ClientHello
- * carries a valid one; then that peer has the connection until it ends. */
-static int serve_dtls(int fd, se_tls *t, se_tls_config *cfg, srv_ctx *c, double timeout, int once)
+/* DTLS: se_dtls_server with one slot over one unconnected socket. */
+static int dtls_send(void *ctx, const uint8_t *peer, size_t peer_len, const uint8_t *buf, size_t len)
+{
+    return tls_host_sendto(((srv_ctx *)ctx)->sock.fd, peer, peer_len, buf, len);
+}
+
+static void dtls_data(void *ctx, se_dtls_peer *p, const uint8_t *buf, size_t len)
+{
+    received(ctx, se_dtls_peer_tls(p), buf, len);
+}
+
+static void dtls_phase(void *ctx, se_dtls_peer *p, const char *name)
+{
+    (void)p;
+    srv_phase(ctx, name);
+}
+
+static void dtls_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
+{
+    srv_ctx *c = ctx;
+    se_tls *t = se_dtls_peer_tls(p);
+
+    switch (ev) {
+    case SE_DTLS_OPEN:
+        c->cfg->now = tls_host_unix_time(); /* certificates against today's clock */
+        return;
+    case SE_DTLS_CONNECTED:
+        connected(t);
+        return;
+    case SE_DTLS_CLOSED:
+        c->rc = finished(t, SE_OK, NULL);
+        break;
+    case SE_DTLS_FAILED:
+        c->rc = finished(t, se_tls_error(t), NULL);
+        break;
+    case SE_DTLS_IDLE: /* no progress for --timeout seconds */
+        c->rc = finished(t, SE_ERR_TLS_TIMEOUT, NULL);
+        break;
+    case SE_DTLS_REPLACED: /* the peer restarted on the same address (RFC 6347 4.2.8) */
+        c->rc = finished(t, SE_OK, "replaced");
+        break;
+    }
+    c->ended = 1;
+}
+
+/* With --verbose, the server's counters after each connection. */
+static void dtls_counters(const se_dtls_server *srv)
+{
+    se_dtls_server_stats n;
+    se_dtls_server_get_stats(srv, &n);
+    fprintf(stderr, "counters:");
+#define X(name) fprintf(stderr, " %s=%llu", #name, (unsigned long long)n.name);
+    SE_DTLS_SERVER_COUNTERS(X)
+#undef X
+    fprintf(stderr, "\n");
+}
+
+static int serve_dtls(int fd, se_tls_config *cfg, srv_ctx *c, double timeout, int once)
 {
     static uint8_t buf[65536];
-    uint8_t cookie_key[32], hvr[64];
-    int active = 0;
-    uint32_t deadline = 0;
-    se_tls_io io = {tls_host_send, tls_host_now_ms, srv_data, srv_phase, c};
+    se_dtls_peer *slot = malloc(sizeof *slot);
+    se_dtls_server srv;
+    uint8_t cookie_key[32];
+    se_dtls_server_io io = {dtls_send, tls_host_now_ms, dtls_event, dtls_data, dtls_phase, c};
+    se_dtls_server_config sc = {.tls = cfg, .cookie_key = cookie_key, .idle_ms = (uint32_t)(timeout * 1000)};
+    int rc = 1;
 
-    if (cli_os_random(cookie_key, sizeof cookie_key) != SE_OK)
-        return 1;
     c->sock.fd = fd;
+    c->cfg = cfg;
+    if (slot == NULL || cli_os_random(cookie_key, sizeof cookie_key) != SE_OK ||
+        se_dtls_server_init(&srv, &sc, &io, slot, 1) != SE_OK) {
+        free(slot);
+        return 1;
+    }
+    se_ct_wipe(cookie_key, sizeof cookie_key); /* the server keeps its copy */
     for (;;) {
         struct pollfd p = {fd, POLLIN, 0};
-        int wait = -1, r;
+        uint32_t next = se_dtls_server_timer(&srv);
 
-        if (active) {
-            uint32_t now = tls_host_now_ms(NULL), w = (int32_t)(deadline - now) > 0 ? deadline - now : 0;
-            wait = (int)(se_tls_timeout_ms(t) < w ? se_tls_timeout_ms(t) : w);
-        }
-        r = poll(&p, 1, wait);
-        if (r > 0) {
+        if (!c->ended && poll(&p, 1, next == UINT32_MAX ? -1 : next > INT_MAX ? INT_MAX : (int)next) > 0) {
             struct sockaddr_storage from;
             socklen_t flen = sizeof from;
             ssize_t n = recvfrom(fd, buf, sizeof buf, 0, (struct sockaddr *)&from, &flen);
+            se_status why;
+            se_dtls_kind k;
             if (n < 0)
                 continue;
-            if (!active) {
-                size_t hl;
-                se_status st = se_dtls_cookie_check(cfg->crypto, cookie_key, (const uint8_t *)&from, flen,
-                                                    buf, (size_t)n, hvr, sizeof hvr, &hl);
-                if (st == SE_ERR_TLS_UNEXPECTED) {
-                    sendto(fd, hvr, hl, 0, (struct sockaddr *)&from, flen);
-                } else if (st == SE_OK) {
-                    memcpy(&c->sock.peer, &from, flen);
-                    c->sock.peer_len = flen;
-                    cfg->now = tls_host_unix_time();
-                    if (se_tls_init(t, cfg, &io) == SE_OK) {
-                        active = 1;
-                        se_tls_input(t, buf, (size_t)n);
-                    }
-                } else if (c->verbose) {
-                    fprintf(stderr, "dropped a datagram: %s\n", se_status_name(st));
-                }
-                deadline = tls_host_now_ms(NULL) + (uint32_t)(timeout * 1000);
-            } else if (flen == c->sock.peer_len && memcmp(&from, &c->sock.peer, flen) == 0) {
-                se_tls_state before = se_tls_get_state(t);
-                se_tls_input(t, buf, (size_t)n);
-                if (before == SE_TLS_HANDSHAKING && se_tls_get_state(t) == SE_TLS_ESTABLISHED)
-                    connected(t);
-                deadline = tls_host_now_ms(NULL) + (uint32_t)(timeout * 1000);
-            }
+            k = se_dtls_server_input(&srv, (const uint8_t *)&from, tls_host_peer(&from, flen), buf,
+                                     (size_t)n, &why);
+            if (c->verbose && k >= SE_DTLS_PEERS_FULL) /* dropped */
+                fprintf(stderr, "dropped a datagram: %s%s%s\n", se_dtls_kind_name(k),
+                        why != SE_OK ? " " : "", why != SE_OK ? se_status_name(why) : "");
         }
-        if (!active)
+        if (!c->ended)
             continue;
-        se_tls_state before = se_tls_get_state(t);
-        se_tls_timer(t);
-        if (before == SE_TLS_HANDSHAKING && se_tls_get_state(t) == SE_TLS_ESTABLISHED)
-            connected(t);
-        se_tls_state s = se_tls_get_state(t);
-        int expired = (int32_t)(deadline - tls_host_now_ms(NULL)) <= 0;
-        if (s == SE_TLS_FAILED || s == SE_TLS_CLOSED || expired) {
-            int rc = finished(t, s == SE_TLS_FAILED ? se_tls_error(t)
-                                 : s == SE_TLS_CLOSED ? SE_OK : SE_ERR_TLS_TIMEOUT);
-            active = 0;
-            c->sock.peer_len = 0;
-            if (once)
-                return rc;
+        c->ended = 0;
+        if (c->verbose)
+            dtls_counters(&srv);
+        if (once) {
+            rc = c->rc;
+            break;
         }
     }
+    se_dtls_server_wipe(&srv);
+    free(slot);
+    return rc;
 }
 
 int cli_server_main(int argc, char **argv)
@@ -277,7 +320,7 @@ int cli_server_main(int argc, char **argv)
     c.t = t;
     c.echo = echo;
     c.verbose = o.verbose;
-    rc = o.tls ? serve_tls(fd, t, &cfg, &c, o.timeout, once) : serve_dtls(fd, t, &cfg, &c, o.timeout, once);
+    rc = o.tls ? serve_tls(fd, t, &cfg, &c, o.timeout, once) : serve_dtls(fd, &cfg, &c, o.timeout, once);
     close(fd);
     se_ct_wipe(id, sizeof *id); /* the private key */
     se_ct_wipe(t, sizeof *t);

@@ -18,9 +18,9 @@
  * their tag, are replays or are malformed are dropped silently (RFC 6347 4.1.2.7) and counted
  * in se_tls_stats; in TLS they are fatal (bad_record_mac / decode_error).
  *
- * Server with DTLS: a ClientHello is first passed through se_dtls_cookie_check (stateless
- * HelloVerifyRequest with an HMAC cookie bound to the peer's address); only a ClientHello
- * with a valid cookie should get a connection (se_tls_init + se_tls_input of that datagram). */
+ * Server with DTLS: se/dtls_server.h puts the stateless cookie exchange (HelloVerifyRequest with
+ * an HMAC cookie bound to the peer's address) and a table of connections in front of se_tls: only
+ * a ClientHello with a valid cookie gets a connection (se_tls_init + se_tls_input of it). */
 #ifndef SE_TLS_H
 #define SE_TLS_H
 
@@ -224,19 +224,6 @@ const se_tls_stats *se_tls_get_stats(const se_tls *t);
 uint16_t se_tls_suite_by_name(const char *name);
 const char *se_tls_suite_name(uint16_t suite);   /* IANA name, "unknown" */
 const char *se_tls_alert_name(int alert);        /* "bad_record_mac", ...; "unknown" */
-
-/* ---- DTLS server: stateless cookies (RFC 6347 4.2.1) -------------------------------------
- * Checks a datagram that arrived from `peer` (any bytes naming the client's address, e.g. its
- * sockaddr) at a server that has no connection for that peer yet:
- *   SE_OK                   a ClientHello (epoch 0) with a valid cookie: start a connection and
- *                           feed it this datagram;
- *   SE_ERR_TLS_UNEXPECTED   a ClientHello without a valid cookie: *hvr_len bytes of
- *                           HelloVerifyRequest datagram were written to hvr, send them back;
- *   other errors            anything else (drop it; *hvr_len = 0).
- * cookie_key is the server's secret (32 bytes, from its DRBG at start-up). */
-se_status se_dtls_cookie_check(const se_backend *be, const uint8_t cookie_key[32],
-                               const uint8_t *peer, size_t peer_len, const uint8_t *dgram,
-                               size_t len, uint8_t *hvr, size_t hvr_cap, size_t *hvr_len);
 
 /* The connection's layout, public only so callers can allocate it (statically or on the
  * stack); fields are private to sw/proto. */
