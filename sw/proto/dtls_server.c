@@ -39,9 +39,9 @@ static se_status cookie_verdict(const se_backend *be, const uint8_t cookie_key[3
     r.p = h + 12;
     r.n = be24(h + 9);
     r.bad = 0;
-    (void)rd_u16(&r);
-    random = rd_bytes(&r, 32);
-    v = rd_vec(&r, 1);
+    (void)se_rd_u16(&r);
+    random = se_rd_bytes(&r, 32);
+    v = se_rd_vec(&r, 1);
     sid = v.p;
     if (v.n > 32)
         return SE_ERR_TLS_DECODE;
@@ -54,10 +54,10 @@ static se_status cookie_verdict(const se_backend *be, const uint8_t cookie_key[3
         memcpy(in + k + 33, sid, v.n);
         k += 33 + v.n;
     }
-    v = rd_vec(&r, 1);
+    v = se_rd_vec(&r, 1);
     cookie = v.p;
     rlen = v.n;
-    v = rd_vec(&r, 2);
+    v = se_rd_vec(&r, 2);
     if (r.bad || rlen > 32 || v.n == 0)
         return SE_ERR_TLS_DECODE;
     *cookie_len = rlen;

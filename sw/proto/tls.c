@@ -48,12 +48,12 @@ se_status se_tls_start(se_tls *t)
 
     if (t->cfg->role != SE_TLS_CLIENT || t->hs != HS_C_START || t->state != SE_TLS_HANDSHAKING)
         return SE_ERR_TLS_STATE;
-    tls_phase(t, "hello");
+    se_tls_phase(t, "hello");
     t->hs = HS_C_SH;
     st = se_hmac_drbg_generate(t->cfg->rng, t->client_random, 32, NULL, 0);
     if (st == SE_OK)
-        st = tls_send_client_hello(t);
-    return st == SE_OK ? SE_OK : tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        st = se_tls_send_client_hello(t);
+    return st == SE_OK ? SE_OK : se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
 }
 
 se_tls_state se_tls_get_state(const se_tls *t) { return (se_tls_state)t->state; }

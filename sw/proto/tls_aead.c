@@ -25,7 +25,7 @@ __attribute__((noinline)) static se_status aead_crypt(const se_tls *t, const se_
 
     if (!open)
         put_be(body, sn, 8); /* the explicit nonce */
-    tls_pseudo_header(t, ph, sn, type, len);
+    se_tls_pseudo_header(t, ph, sn, type, len);
     memcpy(nonce, r->iv, 4);
     memcpy(nonce + 4, body, 8);
     return open ? be->aead_open(&r->k.aead, nonce, 12, ph, 13, p, len, p + len, tl, p)

@@ -52,7 +52,7 @@ static uint8_t msg_byte(const uint8_t hdr[11], const uint8_t len[2], const uint8
     return k < 11 ? hdr[k] : k < HDR_LEN ? len[k - 11] : p[k - HDR_LEN];
 }
 
-void tls_cbc_hmac(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8_t *p, size_t clen,
+void se_tls_cbc_hmac(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8_t *p, size_t clen,
                   uint32_t plen, uint8_t mac[MAC_LEN])
 {
     /* The inner message after the key block is m = 13 + plen bytes; plen lies in [lo, hi]. */
@@ -105,7 +105,7 @@ void tls_cbc_hmac(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8
     se_ct_wipe(inner, sizeof inner);
 }
 
-int tls_cbc_check(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8_t *p, size_t clen,
+int se_tls_cbc_check(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8_t *p, size_t clen,
                   size_t *plen)
 {
     uint32_t n = (uint32_t)clen, pad, good, len, scan, rot;
@@ -123,7 +123,7 @@ int tls_cbc_check(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const uint8
         good &= ~(in_pad & se_ct_mask_nz32(p[n - 1 - i] ^ pad));
     }
     len = n - MAC_LEN - se_ct_select32(good, pad + 1u, 0);
-    tls_cbc_hmac(key, hdr, p, clen, len, mac);
+    se_tls_cbc_hmac(key, hdr, p, clen, len, mac);
 
     /* The received MAC at p + len: every byte of the last 32 + 256 goes to rx[(i - scan) % 32]
      * when it is one of the MAC's, so rx holds the MAC rotated left by (len - scan) % 32. */
@@ -175,7 +175,7 @@ static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t
     size_t pad = 15 - (len + MAC_LEN) % 16;
     se_status st;
 
-    tls_pseudo_header(t, body + 3, sn, type, len);
+    se_tls_pseudo_header(t, body + 3, sn, type, len);
     st = be->hmac_sha256(r->k.cbc.mac, MAC_LEN, body + 3, HDR_LEN + len, pt + len);
     if (st == SE_OK)
         st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
@@ -186,7 +186,7 @@ static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t
     return be->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.key, 16, body, pt, *n - 16, pt);
 }
 
-/* Decrypts, then padding and MAC in constant time (tls_cbc_check): the MAC input's length comes
+/* Decrypts, then padding and MAC in constant time (se_tls_cbc_check): the MAC input's length comes
  * from the padding. */
 static se_status mte_open(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
                           size_t n, size_t *pt_len)
@@ -198,8 +198,8 @@ static se_status mte_open(const se_tls *t, const se_tls_rec *r, uint8_t type, ui
         return SE_ERR_BAD_TAG;
     if (t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 1, r->k.cbc.key, 16, body, p, clen, p) != SE_OK)
         return SE_ERR_BAD_TAG;
-    tls_pseudo_header(t, ph, sn, type, 0);
-    return tls_cbc_check(r->k.cbc.mac, ph, p, clen, pt_len) ? SE_OK : SE_ERR_BAD_TAG;
+    se_tls_pseudo_header(t, ph, sn, type, 0);
+    return se_tls_cbc_check(r->k.cbc.mac, ph, p, clen, pt_len) ? SE_OK : SE_ERR_BAD_TAG;
 }
 
 /* Encrypt-then-MAC: IV || CBC(plaintext || padding) || HMAC(pseudo-header || IV || ciphertext),
@@ -211,7 +211,7 @@ static void etm_mac(const se_tls *t, const uint8_t key[MAC_LEN], uint64_t sn, ui
     se_hmac_sha256_ctx h;
     uint8_t ph[HDR_LEN];
 
-    tls_pseudo_header(t, ph, sn, type, len);
+    se_tls_pseudo_header(t, ph, sn, type, len);
     se_hmac_sha256_init_on(&h, t->cfg->crypto->sha, key, MAC_LEN);
     se_hmac_sha256_update(&h, ph, HDR_LEN);
     se_hmac_sha256_update(&h, body, len);

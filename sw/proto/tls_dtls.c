@@ -10,12 +10,12 @@ static size_t hs_hdr(const se_tls *t)
 }
 
 /* ---- our flight ------------------------------------------------------------------------- */
-void tls_flight_reset(se_tls *t)
+void se_tls_flight_reset(se_tls *t)
 {
     t->flight_len = 0;
 }
 
-tls_wr tls_msg_begin(se_tls *t)
+tls_wr se_tls_msg_begin(se_tls *t)
 {
     size_t at = t->flight_len + 3 + hs_hdr(t);
     tls_wr w = {t->flight, 0, 0, 0};
@@ -29,7 +29,7 @@ tls_wr tls_msg_begin(se_tls *t)
     return w;
 }
 
-se_status tls_msg_end(se_tls *t, uint8_t type, tls_wr *w)
+se_status se_tls_msg_end(se_tls *t, uint8_t type, tls_wr *w)
 {
     uint8_t *e = t->flight + t->flight_len, *h = e + 3;
     size_t hl = hs_hdr(t);
@@ -49,7 +49,7 @@ se_status tls_msg_end(se_tls *t, uint8_t type, tls_wr *w)
     return SE_OK;
 }
 
-se_status tls_flight_ccs(se_tls *t)
+se_status se_tls_flight_ccs(se_tls *t)
 {
     static const uint8_t ccs[4] = {CT_CCS, 0, 1, 1};
 
@@ -64,22 +64,22 @@ se_status tls_flight_ccs(se_tls *t)
  * each message into fragments that fit the datagram; TLS into records. */
 static se_status flight_emit(se_tls *t)
 {
-    size_t off = 0, cap = tls_out_cap(t), hl = tls_hdr_len(t);
+    size_t off = 0, cap = se_tls_out_cap(t), hl = se_tls_hdr_len(t);
     uint16_t epoch = 0;
     se_status st = SE_OK;
 
     while (st == SE_OK && off < t->flight_len) {
         const uint8_t *m = t->flight + off + 3;
-        size_t n = be16(t->flight + off + 1), ovh = tls_overhead(t, epoch);
+        size_t n = be16(t->flight + off + 1), ovh = se_tls_overhead(t, epoch);
         uint8_t type = t->flight[off];
 
         off += 3 + n;
         if (type == CT_CCS) {
-            st = tls_record(t, CT_CCS, epoch, m, 1, NULL, 0);
+            st = se_tls_record(t, CT_CCS, epoch, m, 1, NULL, 0);
             epoch = 1;
         } else if (!is_dtls(t)) {
             for (size_t k = 0, room = cap - hl - ovh; st == SE_OK && k < n; k += room)
-                st = tls_record(t, CT_HANDSHAKE, epoch, m + k, n - k < room ? n - k : room, NULL, 0);
+                st = se_tls_record(t, CT_HANDSHAKE, epoch, m + k, n - k < room ? n - k : room, NULL, 0);
         } else {
             const uint8_t *body = m + 12;
             size_t blen = n - 12, fo = 0;
@@ -88,19 +88,19 @@ static se_status flight_emit(se_tls *t)
                 size_t room, left = blen - fo;
                 /* Start a new datagram rather than send a fragment of a few bytes. */
                 if (t->out_len + hl + ovh + 12 + (left < 32 ? left : 32) > cap)
-                    st = tls_flush(t);
+                    st = se_tls_flush(t);
                 room = cap - t->out_len - hl - ovh - 12;
                 if (st != SE_OK)
                     break;
                 room = left < room ? left : room;
                 memcpy(fh, m, 6); /* type, length, message_seq */
                 put_be(fh + 6, (uint64_t)fo << 24 | room, 6); /* fragment_offset, fragment_length */
-                st = tls_record(t, CT_HANDSHAKE, epoch, fh, 12, body + fo, room);
+                st = se_tls_record(t, CT_HANDSHAKE, epoch, fh, 12, body + fo, room);
                 fo += room;
             } while (st == SE_OK && fo < blen);
         }
     }
-    return st == SE_OK ? tls_flush(t) : st;
+    return st == SE_OK ? se_tls_flush(t) : st;
 }
 
 static void timer_arm(se_tls *t)
@@ -111,7 +111,7 @@ static void timer_arm(se_tls *t)
     t->retransmits = 0;
 }
 
-se_status tls_flight_send(se_tls *t, int arm)
+se_status se_tls_flight_send(se_tls *t, int arm)
 {
     se_status st = flight_emit(t);
 
@@ -127,7 +127,7 @@ static se_status resend(se_tls *t)
 
     t->stats.retransmits++;
     st = flight_emit(t);
-    return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
+    return st == SE_OK ? SE_OK : se_tls_fail(t, st, -1);
 }
 
 uint32_t se_tls_timeout_ms(const se_tls *t)
@@ -149,7 +149,7 @@ se_status se_tls_timer(se_tls *t)
     if (se_tls_timeout_ms(t) != 0)
         return SE_OK;
     if (t->retransmits >= max)
-        return tls_fail(t, SE_ERR_TLS_TIMEOUT, -1);
+        return se_tls_fail(t, SE_ERR_TLS_TIMEOUT, -1);
     t->retransmits++;
     t->timer_ms = t->timer_ms > 30000 ? 60000 : 2 * t->timer_ms;
     t->timer_start = t->io->now_ms(t->io->ctx);
@@ -190,7 +190,7 @@ static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag,
      * (RFC 6347 4.2.2): answered on its first fragment, whatever its number, not taken for an
      * old retransmission. */
     if (is_server(t) && t->state == SE_TLS_ESTABLISHED && type == HT_CLIENT_HELLO && !old)
-        return off == 0 ? tls_hs_renegotiation(t) : SE_OK;
+        return off == 0 ? se_tls_hs_renegotiation(t) : SE_OK;
     if (mseq < t->seq_hs_in) {
         /* The peer repeats the flight before our last one: ours was lost, resend it (once per
          * repetition: on the first fragment of that flight's last message). */
@@ -201,7 +201,7 @@ static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag,
     if (old || mseq > t->seq_hs_in)
         return SE_OK; /* a later message: dropped, the peer's retransmission brings it again */
     if (mlen > SE_TLS_MAX_HANDSHAKE)
-        return tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_DECODE_ERROR);
+        return se_tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_DECODE_ERROR);
     if (!t->hs_busy) {
         t->hs_busy = 1;
         t->hs_type = type;
@@ -222,7 +222,7 @@ static se_status dtls_fragment(se_tls *t, const uint8_t *h, const uint8_t *frag,
     put_be(t->buf + 6, mlen, 6); /* fragment_offset 0, fragment_length mlen */
     t->seq_hs_in++;
     t->timer_on = 0; /* the peer's next flight has begun: ours arrived */
-    return tls_hs_message(t);
+    return se_tls_hs_message(t);
 }
 
 /* TLS: messages (4-byte header) spread over and packed into records. */
@@ -236,7 +236,7 @@ static se_status stream_hs(se_tls *t, const uint8_t *d, size_t n)
             se_status st;
             t->hs_type = h[0];
             t->hs_got = 0;
-            st = tls_hs_message(t);
+            st = se_tls_hs_message(t);
             if (st != SE_OK || t->state > SE_TLS_ESTABLISHED)
                 return st;
             continue;
@@ -248,7 +248,7 @@ static se_status stream_hs(se_tls *t, const uint8_t *d, size_t n)
             n--;
             t->hs_len = be24(h + 1);
             if (t->hs_got == 4 && t->hs_len > SE_TLS_MAX_HANDSHAKE)
-                return tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_DECODE_ERROR);
+                return se_tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_DECODE_ERROR);
             continue;
         }
         k = 4 + t->hs_len - t->hs_got;
@@ -260,7 +260,7 @@ static se_status stream_hs(se_tls *t, const uint8_t *d, size_t n)
     }
 }
 
-se_status tls_hs_data(se_tls *t, const uint8_t *d, size_t n, int old_epoch)
+se_status se_tls_hs_data(se_tls *t, const uint8_t *d, size_t n, int old_epoch)
 {
     if (!is_dtls(t))
         return stream_hs(t, d, n);

@@ -28,20 +28,20 @@ static const uint16_t *suites(const se_tls *t, size_t *n)
 
 static se_status decode_error(se_tls *t)
 {
-    return tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
+    return se_tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
 }
 
 /* st != SE_OK fails the connection with `alert`. */
 static se_status check(se_tls *t, se_status st, int alert)
 {
-    return st == SE_OK ? SE_OK : tls_fail(t, st, alert);
+    return st == SE_OK ? SE_OK : se_tls_fail(t, st, alert);
 }
 
 /* Does the vector (items of `size` bytes) contain `item`? */
 static int has_item(tls_rd v, uint32_t item, int size)
 {
     while (v.n >= (size_t)size)
-        if ((size == 1 ? rd_u8(&v) : rd_u16(&v)) == item)
+        if ((size == 1 ? se_rd_u8(&v) : se_rd_u16(&v)) == item)
             return 1;
     return 0;
 }
@@ -50,7 +50,7 @@ static int has_item(tls_rd v, uint32_t item, int size)
  * bytes): it must fill the body exactly and hold at least one whole item. bad otherwise. */
 static tls_rd ext_list(tls_rd d, int len_bytes, size_t item)
 {
-    tls_rd v = rd_vec(&d, len_bytes);
+    tls_rd v = se_rd_vec(&d, len_bytes);
     v.bad = d.bad || d.n != 0 || v.n == 0 || v.n % item != 0;
     return v;
 }
@@ -61,17 +61,17 @@ static se_status ext_point_formats(se_tls *t, tls_rd d)
     tls_rd v = ext_list(d, 1, 1);
     if (v.bad)
         return decode_error(t);
-    return has_item(v, 0, 1) ? SE_OK : tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    return has_item(v, 0, 1) ? SE_OK : se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
 }
 
 /* renegotiation_info (both hellos) on an initial handshake: renegotiated_connection is empty
  * (RFC 5746 3.4, 3.6). */
 static se_status ext_renegotiation_info(se_tls *t, tls_rd d)
 {
-    tls_rd v = rd_vec(&d, 1);
+    tls_rd v = se_rd_vec(&d, 1);
     if (d.bad || d.n != 0)
         return decode_error(t);
-    return v.n == 0 ? SE_OK : tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+    return v.n == 0 ? SE_OK : se_tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
 }
 
 /* ---- certificates and signatures -------------------------------------------------------- */
@@ -79,17 +79,17 @@ static se_status ext_renegotiation_info(se_tls *t, tls_rd d)
 static se_status cert_msg(se_tls *t, int own)
 {
     const se_tls_config *c = t->cfg;
-    tls_wr w = tls_msg_begin(t);
+    tls_wr w = se_tls_msg_begin(t);
     size_t total = 0, n = own ? c->chain_n : 0;
 
     for (size_t i = 0; i < n; i++)
         total += 3 + c->chain_len[i];
-    wr_uint(&w, (uint32_t)total, 3);
+    se_wr_uint(&w, (uint32_t)total, 3);
     for (size_t i = 0; i < n; i++) {
-        wr_uint(&w, (uint32_t)c->chain_len[i], 3);
-        wr_bytes(&w, c->chain[i], c->chain_len[i]);
+        se_wr_uint(&w, (uint32_t)c->chain_len[i], 3);
+        se_wr_bytes(&w, c->chain[i], c->chain_len[i]);
     }
-    return tls_msg_end(t, HT_CERTIFICATE, &w);
+    return se_tls_msg_end(t, HT_CERTIFICATE, &w);
 }
 
 /* A certificate failure's alert (RFC 5246 7.2.2). */
@@ -123,7 +123,7 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
     const se_tls_config *c = t->cfg;
     const uint8_t *certs[SE_X509_MAX_CHAIN + 1];
     size_t lens[SE_X509_MAX_CHAIN + 1], n = 0;
-    tls_rd list = rd_vec(r, 3);
+    tls_rd list = se_rd_vec(r, 3);
     uint8_t fp[32];
     se_x509 leaf;
     se_status st;
@@ -131,27 +131,27 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
     if (r->bad || r->n != 0)
         return decode_error(t);
     while (list.n > 0) {
-        tls_rd one = rd_vec(&list, 3);
+        tls_rd one = se_rd_vec(&list, 3);
         if (list.bad || one.n == 0)
             return decode_error(t);
         if (n == SE_X509_MAX_CHAIN + 1)
-            return tls_fail(t, SE_ERR_CERT_CHAIN, SE_TLS_ALERT_BAD_CERTIFICATE);
+            return se_tls_fail(t, SE_ERR_CERT_CHAIN, SE_TLS_ALERT_BAD_CERTIFICATE);
         certs[n] = one.p;
         lens[n++] = one.n;
     }
     if (n == 0) {
         if (!is_server(t))
-            return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+            return se_tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
         if (c->client_auth == SE_TLS_CLIENT_CERT_REQUIRED)
-            return tls_fail(t, SE_ERR_TLS_CERT_REQUIRED, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+            return se_tls_fail(t, SE_ERR_TLS_CERT_REQUIRED, SE_TLS_ALERT_HANDSHAKE_FAILURE);
         return SE_OK; /* an anonymous client */
     }
-    tls_phase(t, "cert_verify");
+    se_tls_phase(t, "cert_verify");
     /* Cached-certificate mode: the same leaf as last time needs no chain verification. */
     t->used_cache = 0;
     if (!is_server(t) && c->cache != NULL) {
         if ((st = c->crypto->sha256(certs[0], lens[0], fp)) != SE_OK)
-            return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+            return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
         const se_tls_cert_cache *cc = c->cache;
         if (cc->valid && se_ct_equal(fp, cc->fingerprint, 32) && memchr(cc->name, 0, SE_TLS_CACHE_NAME) != NULL &&
             (c->server_name == NULL ||
@@ -162,7 +162,7 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
                  : c->now < cc->not_before ? SE_ERR_CERT_NOT_YET_VALID
                                            : SE_OK;
             if (st != SE_OK)
-                return tls_fail(t, st, cert_alert(st));
+                return se_tls_fail(t, st, cert_alert(st));
             memcpy(t->peer_key, cc->pub, 65);
             const char *end = memchr(cc->cn, 0, SE_TLS_MAX_CN);
             set_peer_cn(t, (const uint8_t *)cc->cn, end != NULL ? (size_t)(end - cc->cn) : SE_TLS_MAX_CN);
@@ -174,9 +174,9 @@ static se_status peer_certificate(se_tls *t, tls_rd *r)
                                   c->n_anchors, c->now,
                                   is_server(t) ? NULL : c->server_name, t->peer_key);
         if (st != SE_OK)
-            return tls_fail(t, st, cert_alert(st));
+            return se_tls_fail(t, st, cert_alert(st));
         if ((st = se_x509_parse(&leaf, certs[0], lens[0])) != SE_OK)
-            return tls_fail(t, st, cert_alert(st));
+            return se_tls_fail(t, st, cert_alert(st));
         set_peer_cn(t, leaf.cn, leaf.cn_len);
         if (!is_server(t) && c->cache != NULL) {
             size_t name_len = c->server_name != NULL ? strlen(c->server_name) : 0;
@@ -203,14 +203,14 @@ static se_status put_sig(se_tls *t, const uint8_t sig[64], tls_wr *w)
     se_status st = se_ecdsa_sig_to_der(t->cfg->p256, sig, der, &der_len);
     if (st != SE_OK)
         return st;
-    wr_uint(w, SIG_P256_SHA256, 2);
-    wr_uint(w, (uint32_t)der_len, 2);
-    wr_bytes(w, der, der_len);
+    se_wr_uint(w, SIG_P256_SHA256, 2);
+    se_wr_uint(w, (uint32_t)der_len, 2);
+    se_wr_bytes(w, der, der_len);
     return SE_OK;
 }
 
 /* An ECC operation begun (on the engine it runs while the CPU goes on) and ended: in between,
- * F_PK_BUSY has tls_wipe cancel it if the handshake fails. */
+ * F_PK_BUSY has se_tls_wipe cancel it if the handshake fails. */
 static se_status begun(se_tls *t, se_status st)
 {
     if (st == SE_OK)
@@ -239,17 +239,17 @@ static se_status sign(se_tls *t, const uint8_t hash[32], tls_wr *w)
  * hash with the peer's certificate key. */
 static se_status verify(se_tls *t, tls_rd *r, const uint8_t hash[32])
 {
-    uint32_t alg = rd_u16(r);
-    tls_rd s = rd_vec(r, 2);
+    uint32_t alg = se_rd_u16(r);
+    tls_rd s = se_rd_vec(r, 2);
     uint8_t sig[64];
 
     if (r->bad || r->n != 0)
         return decode_error(t);
     if (alg != SIG_P256_SHA256)
-        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     if (se_ecdsa_sig_from_der(t->cfg->p256, s.p, s.n, sig) != SE_OK ||
         se_ecdsa_verify_hash(t->cfg->p256, t->peer_key, 65, hash, 32, sig, 64) != SE_OK)
-        return tls_fail(t, SE_ERR_BAD_SIGNATURE, SE_TLS_ALERT_DECRYPT_ERROR);
+        return se_tls_fail(t, SE_ERR_BAD_SIGNATURE, SE_TLS_ALERT_DECRYPT_ERROR);
     return SE_OK;
 }
 
@@ -258,18 +258,18 @@ static se_status finished_msg(se_tls *t)
 {
     uint8_t vd[12];
     tls_wr w;
-    se_status st = tls_flight_ccs(t);
+    se_status st = se_tls_flight_ccs(t);
 
     if (st == SE_OK)
-        st = tls_finished(t, is_server(t), vd);
+        st = se_tls_finished(t, is_server(t), vd);
     if (st != SE_OK)
         return st;
     if (t->cfg->faults & SE_TLS_FAULT_BAD_FINISHED)
         vd[0] ^= 0x01;
     t->epoch_out = 1;
-    w = tls_msg_begin(t);
-    wr_bytes(&w, vd, 12);
-    return tls_msg_end(t, HT_FINISHED, &w);
+    w = se_tls_msg_begin(t);
+    se_wr_bytes(&w, vd, 12);
+    return se_tls_msg_end(t, HT_FINISHED, &w);
 }
 
 static void established(se_tls *t)
@@ -277,8 +277,8 @@ static void established(se_tls *t)
     t->state = SE_TLS_ESTABLISHED;
     t->hs = HS_DONE;
     t->timer_on = 0;
-    tls_wipe(t, 0); /* the record keys stay; the ephemeral key and master secret are done */
-    tls_phase(t, "done");
+    se_tls_wipe(t, 0); /* the record keys stay; the ephemeral key and master secret are done */
+    se_tls_phase(t, "done");
 }
 
 /* The peer's Finished (both roles): verify_data over the transcript before it. */
@@ -290,20 +290,20 @@ static se_status on_finished(se_tls *t, const uint8_t *body)
     if (t->hs_len != 12)
         return decode_error(t);
     if (is_server(t))
-        tls_phase(t, "finished");
-    if ((st = tls_finished(t, !is_server(t), expect)) != SE_OK)
-        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        se_tls_phase(t, "finished");
+    if ((st = se_tls_finished(t, !is_server(t), expect)) != SE_OK)
+        return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     if (!se_ct_equal(expect, body, 12))
-        return tls_fail(t, SE_ERR_TLS_BAD_FINISHED, SE_TLS_ALERT_DECRYPT_ERROR);
+        return se_tls_fail(t, SE_ERR_TLS_BAD_FINISHED, SE_TLS_ALERT_DECRYPT_ERROR);
     se_sha256_update(&t->transcript, body - (is_dtls(t) ? 12 : 4), (is_dtls(t) ? 12 : 4) + 12);
     if (is_server(t)) {
         /* Our CCS + Finished; kept to answer a repeated client flight (DTLS). */
-        tls_flight_reset(t);
+        se_tls_flight_reset(t);
         st = finished_msg(t);
         if (st == SE_OK)
-            st = tls_flight_send(t, 0);
+            st = se_tls_flight_send(t, 0);
         if (st != SE_OK)
-            return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+            return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     }
     established(t);
     return SE_OK;
@@ -336,34 +336,34 @@ static int etm_offered(const se_tls *t)
     return cbc;
 }
 
-se_status tls_send_client_hello(se_tls *t)
+se_status se_tls_send_client_hello(se_tls *t)
 {
     size_t n;
     const uint16_t *s = suites(t, &n);
     tls_wr w;
     se_status st;
 
-    tls_flight_reset(t);
-    w = tls_msg_begin(t);
-    wr_uint(&w, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
-    wr_bytes(&w, t->client_random, 32);
-    wr_uint(&w, 0, 1); /* no session to resume */
+    se_tls_flight_reset(t);
+    w = se_tls_msg_begin(t);
+    se_wr_uint(&w, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
+    se_wr_bytes(&w, t->client_random, 32);
+    se_wr_uint(&w, 0, 1); /* no session to resume */
     if (is_dtls(t)) {
-        wr_uint(&w, t->cookie_len, 1);
-        wr_bytes(&w, t->cookie, t->cookie_len);
+        se_wr_uint(&w, t->cookie_len, 1);
+        se_wr_bytes(&w, t->cookie, t->cookie_len);
     }
-    wr_uint(&w, (uint32_t)(2 * n), 2);
+    se_wr_uint(&w, (uint32_t)(2 * n), 2);
     for (size_t i = 0; i < n; i++)
-        wr_uint(&w, s[i], 2);
+        se_wr_uint(&w, s[i], 2);
     size_t at = w.len;
-    wr_bytes(&w, ch_tail, sizeof ch_tail);
+    se_wr_bytes(&w, ch_tail, sizeof ch_tail);
     if (etm_offered(t)) {
-        wr_bytes(&w, etm_ext, sizeof etm_ext);
+        se_wr_bytes(&w, etm_ext, sizeof etm_ext);
         if (!w.bad)
             w.p[at + 3] += sizeof etm_ext; /* the extensions' length */
     }
-    st = tls_msg_end(t, HT_CLIENT_HELLO, &w);
-    return st == SE_OK ? tls_flight_send(t, 1) : st;
+    st = se_tls_msg_end(t, HT_CLIENT_HELLO, &w);
+    return st == SE_OK ? se_tls_flight_send(t, 1) : st;
 }
 
 static se_status on_hello_verify(se_tls *t, tls_rd *r)
@@ -371,44 +371,44 @@ static se_status on_hello_verify(se_tls *t, tls_rd *r)
     tls_rd c;
     se_status st;
 
-    (void)rd_u16(r);
-    c = rd_vec(r, 1);
+    (void)se_rd_u16(r);
+    c = se_rd_vec(r, 1);
     if (r->bad || r->n != 0 || c.n == 0 || c.n > sizeof t->cookie)
         return decode_error(t);
     memcpy(t->cookie, c.p, c.n);
     t->cookie_len = (uint8_t)c.n;
     t->win_any = 0; /* the HelloVerifyRequest came from no connection: a fresh window */
     se_sha256_init_on(&t->transcript, t->cfg->crypto->sha); /* the transcript starts at the second ClientHello */
-    st = tls_send_client_hello(t);
+    st = se_tls_send_client_hello(t);
     return check(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
 }
 
 static se_status on_server_hello(se_tls *t, tls_rd *r)
 {
-    uint32_t ver = rd_u16(r), suite, comp;
-    const uint8_t *random = rd_bytes(r, 32);
-    tls_rd sid = rd_vec(r, 1), ext = {NULL, 0, 0};
+    uint32_t ver = se_rd_u16(r), suite, comp;
+    const uint8_t *random = se_rd_bytes(r, 32);
+    tls_rd sid = se_rd_vec(r, 1), ext = {NULL, 0, 0};
     size_t n;
     const uint16_t *s = suites(t, &n);
     int ems = 0, offered = 0;
 
-    suite = rd_u16(r);
-    comp = rd_u8(r);
+    suite = se_rd_u16(r);
+    comp = se_rd_u8(r);
     if (r->n > 0)
-        ext = rd_vec(r, 2);
+        ext = se_rd_vec(r, 2);
     if (r->bad || r->n != 0 || sid.n > 32)
         return decode_error(t);
     if (ver != (is_dtls(t) ? DTLS_VERSION : TLS_VERSION))
-        return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
+        return se_tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
     for (size_t i = 0; i < n; i++)
         offered |= s[i] == suite;
     if (!offered || comp != 0)
-        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     /* Only what we offered may come back (unsupported_extension, RFC 5246 7.4.1.4), each with
      * a length that matches its contents (decode_error). */
     while (ext.n > 0) {
-        uint32_t type = rd_u16(&ext);
-        tls_rd d = rd_vec(&ext, 2);
+        uint32_t type = se_rd_u16(&ext);
+        tls_rd d = se_rd_vec(&ext, 2);
         se_status st = SE_OK;
         if (ext.bad)
             return decode_error(t);
@@ -424,20 +424,20 @@ static se_status on_server_hello(se_tls *t, tls_rd *r)
         } else if (type == 11) {
             st = ext_point_formats(t, d);
         } else {
-            st = tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_UNSUPPORTED_EXTENSION);
+            st = se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_UNSUPPORTED_EXTENSION);
         }
         if (st != SE_OK)
             return st;
     }
     if (!ems)
-        return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+        return se_tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
     memcpy(t->server_random, random, 32);
     t->suite = (uint16_t)suite;
     t->hs = HS_C_CERT;
     /* Our ECDHE key now: on the engine its public half is computed while the CPU parses the
      * server's certificate (se_ec_keygen_end at ServerHelloDone). */
     se_status st = begun(t, se_ec_keygen_begin(t->cfg->p256, t->cfg->rng, t->ecdh_priv));
-    return st == SE_OK ? SE_OK : tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+    return st == SE_OK ? SE_OK : se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
 }
 
 /* ServerKeyExchange: named curve secp256r1, the server's point, its signature over
@@ -450,20 +450,20 @@ static se_status on_ske(se_tls *t, tls_rd *r)
     tls_rd point;
     se_status st;
 
-    tls_phase(t, "key_exchange");
-    curve_type = rd_u8(r);
-    curve = rd_u16(r);
-    point = rd_vec(r, 1);
+    se_tls_phase(t, "key_exchange");
+    curve_type = se_rd_u8(r);
+    curve = se_rd_u16(r);
+    point = se_rd_vec(r, 1);
     if (r->bad)
         return decode_error(t);
     if (curve_type != 3 || curve != GROUP_P256 || point.n != 65 ||
         se_ec_validate_public(t->cfg->p256, point.p, 65) != SE_OK)
-        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     memcpy(signed_data, t->client_random, 32);
     memcpy(signed_data + 32, t->server_random, 32);
     memcpy(signed_data + 64, params, 4 + 65);
     if ((st = t->cfg->crypto->sha256(signed_data, sizeof signed_data, hash)) != SE_OK)
-        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     if ((st = verify(t, r, hash)) != SE_OK)
         return st;
     memcpy(t->eph_pub, point.p, 65);
@@ -473,9 +473,9 @@ static se_status on_ske(se_tls *t, tls_rd *r)
 
 static se_status on_cert_request(se_tls *t, tls_rd *r)
 {
-    tls_rd types = rd_vec(r, 1), algs = rd_vec(r, 2);
+    tls_rd types = se_rd_vec(r, 1), algs = se_rd_vec(r, 2);
 
-    (void)rd_vec(r, 2); /* certificate_authorities: we have one chain anyway */
+    (void)se_rd_vec(r, 2); /* certificate_authorities: we have one chain anyway */
     if (r->bad || r->n != 0)
         return decode_error(t);
     t->flags |= F_CERT_REQ;
@@ -495,49 +495,49 @@ static se_status on_server_hello_done(se_tls *t)
 
     if (t->hs_len != 0)
         return decode_error(t);
-    tls_flight_reset(t);
+    se_tls_flight_reset(t);
     /* Our key pair (begun at ServerHello); then ECDH, which the engine computes while the CPU
      * writes and hashes Certificate and ClientKeyExchange. */
     if ((st = ended(t, se_ec_keygen_end(c, t->ecdh_priv, pub))) != SE_OK)
-        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     if (begun(t, se_ecdh_begin(c, t->ecdh_priv, 32, t->eph_pub, 65)) != SE_OK)
-        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     if (t->flags & F_CERT_REQ)
         st = cert_msg(t, t->flags & F_OWN_CERT);
     if (st == SE_OK) {
-        w = tls_msg_begin(t);
-        wr_uint(&w, 65, 1);
-        wr_bytes(&w, pub, 65);
-        st = tls_msg_end(t, HT_CKE, &w);
+        w = se_tls_msg_begin(t);
+        se_wr_uint(&w, 65, 1);
+        se_wr_bytes(&w, pub, 65);
+        st = se_tls_msg_end(t, HT_CKE, &w);
     }
     if (st == SE_OK) {
-        tls_transcript_hash(t, t->session_hash); /* through ClientKeyExchange */
+        se_tls_transcript_hash(t, t->session_hash); /* through ClientKeyExchange */
         if (ended(t, se_ecdh_end(c, t->ecdh_priv, 32, t->eph_pub, 65, pms)) != SE_OK)
-            return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+            return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
         /* CertificateVerify's signature runs on the engine while the CPU derives the keys. */
         if (t->flags & F_OWN_CERT)
             st = begun(t, se_ecdsa_sign_hash_begin(SIGN_ARGS(t, t->session_hash)));
         if (st == SE_OK)
-            st = tls_derive_keys(t, pms);
+            st = se_tls_derive_keys(t, pms);
     }
     se_ct_wipe(pms, sizeof pms);
     if (st == SE_OK && (t->flags & F_OWN_CERT)) {
         uint8_t sig[64];
-        w = tls_msg_begin(t);
+        w = se_tls_msg_begin(t);
         st = ended(t, se_ecdsa_sign_hash_end(SIGN_ARGS(t, t->session_hash), sig));
         if (st == SE_OK)
             st = put_sig(t, sig, &w);
         if (st == SE_OK)
-            st = tls_msg_end(t, HT_CERT_VERIFY, &w);
+            st = se_tls_msg_end(t, HT_CERT_VERIFY, &w);
     }
     if (st == SE_OK) {
-        tls_phase(t, "finished");
+        se_tls_phase(t, "finished");
         st = finished_msg(t);
     }
     if (st == SE_OK)
-        st = tls_flight_send(t, 1);
+        st = se_tls_flight_send(t, 1);
     if (st != SE_OK)
-        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     /* The public-key work of this handshake is over: a server key that has just passed full
      * verification into the cache gets its comb table now (on the engine: made in the background
      * while the Finished messages go both ways, for the next handshake's ServerKeyExchange
@@ -559,28 +559,28 @@ static se_status server_flight(se_tls *t)
     tls_wr w;
     se_status st;
 
-    tls_flight_reset(t);
+    se_tls_flight_reset(t);
     /* ServerHello: no session id (no resumption), our extensions answering the client's. */
-    w = tls_msg_begin(t);
-    wr_uint(&w, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
-    wr_bytes(&w, t->server_random, 32);
-    wr_uint(&w, 0, 1);
-    wr_uint(&w, t->suite, 2);
-    wr_uint(&w, 0, 1);
-    wr_uint(&w, 4u + ((t->flags & F_PEER_RI) ? 5u : 0u) + ((t->flags & F_PEER_PF) ? 6u : 0u) +
+    w = se_tls_msg_begin(t);
+    se_wr_uint(&w, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
+    se_wr_bytes(&w, t->server_random, 32);
+    se_wr_uint(&w, 0, 1);
+    se_wr_uint(&w, t->suite, 2);
+    se_wr_uint(&w, 0, 1);
+    se_wr_uint(&w, 4u + ((t->flags & F_PEER_RI) ? 5u : 0u) + ((t->flags & F_PEER_PF) ? 6u : 0u) +
                     (t->etm ? 4u : 0u), 2);
-    wr_bytes(&w, ch_ext + 22, 4); /* extended_master_secret */
+    se_wr_bytes(&w, ch_ext + 22, 4); /* extended_master_secret */
     if (t->flags & F_PEER_RI)
-        wr_bytes(&w, ch_ext + 26, 5);
+        se_wr_bytes(&w, ch_ext + 26, 5);
     if (t->flags & F_PEER_PF)
-        wr_bytes(&w, ch_ext + 8, 6);
+        se_wr_bytes(&w, ch_ext + 8, 6);
     if (t->etm)
-        wr_bytes(&w, etm_ext, sizeof etm_ext);
-    st = tls_msg_end(t, HT_SERVER_HELLO, &w);
+        se_wr_bytes(&w, etm_ext, sizeof etm_ext);
+    st = se_tls_msg_end(t, HT_SERVER_HELLO, &w);
     if (st == SE_OK)
         st = cert_msg(t, 1);
     /* ServerKeyExchange: a fresh ECDHE key, signed with our certificate's key. */
-    tls_phase(t, "key_exchange");
+    se_tls_phase(t, "key_exchange");
     memcpy(params, t->client_random, 32);
     memcpy(params + 32, t->server_random, 32);
     params[64] = 3; /* named_curve */
@@ -591,26 +591,26 @@ static se_status server_flight(se_tls *t)
     if (st == SE_OK)
         st = c->crypto->sha256(params, sizeof params, hash);
     if (st == SE_OK) {
-        w = tls_msg_begin(t);
-        wr_bytes(&w, params + 64, 4 + 65);
+        w = se_tls_msg_begin(t);
+        se_wr_bytes(&w, params + 64, 4 + 65);
         st = sign(t, hash, &w);
         if (st == SE_OK)
-            st = tls_msg_end(t, HT_SKE, &w);
+            st = se_tls_msg_end(t, HT_SKE, &w);
     }
     if (st == SE_OK && c->client_auth != SE_TLS_CLIENT_CERT_NONE) {
         static const uint8_t cr[] = {1, 64, 0, 2, 0x04, 0x03, 0, 0};
-        w = tls_msg_begin(t);
-        wr_bytes(&w, cr, sizeof cr);
-        st = tls_msg_end(t, HT_CERT_REQUEST, &w);
+        w = se_tls_msg_begin(t);
+        se_wr_bytes(&w, cr, sizeof cr);
+        st = se_tls_msg_end(t, HT_CERT_REQUEST, &w);
     }
     if (st == SE_OK) {
-        w = tls_msg_begin(t);
-        st = tls_msg_end(t, HT_SHD, &w);
+        w = se_tls_msg_begin(t);
+        st = se_tls_msg_end(t, HT_SHD, &w);
     }
     if (st == SE_OK)
-        st = tls_flight_send(t, 1);
+        st = se_tls_flight_send(t, 1);
     if (st != SE_OK)
-        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     t->hs = c->client_auth != SE_TLS_CLIENT_CERT_NONE ? HS_S_CERT : HS_S_CKE;
     return SE_OK;
 }
@@ -631,27 +631,27 @@ static uint32_t ext_bit(uint32_t type)
 
 static se_status on_client_hello(se_tls *t, tls_rd *r)
 {
-    uint32_t ver = rd_u16(r), seen = 0;
-    const uint8_t *random = rd_bytes(r, 32);
-    tls_rd sid = rd_vec(r, 1), cookie = {NULL, 0, 0}, cs, comp, ext = {NULL, 0, 0};
+    uint32_t ver = se_rd_u16(r), seen = 0;
+    const uint8_t *random = se_rd_bytes(r, 32);
+    tls_rd sid = se_rd_vec(r, 1), cookie = {NULL, 0, 0}, cs, comp, ext = {NULL, 0, 0};
     size_t n;
     const uint16_t *s = suites(t, &n);
     int group = 1, sig = 0;
     se_status st;
 
-    tls_phase(t, "hello");
+    se_tls_phase(t, "hello");
     if (is_dtls(t))
-        cookie = rd_vec(r, 1);
-    cs = rd_vec(r, 2);
-    comp = rd_vec(r, 1);
+        cookie = se_rd_vec(r, 1);
+    cs = se_rd_vec(r, 2);
+    comp = se_rd_vec(r, 1);
     if (r->n > 0)
-        ext = rd_vec(r, 2);
+        ext = se_rd_vec(r, 2);
     if (r->bad || r->n != 0 || sid.n > 32 || cookie.n > 32 || cs.n == 0 || cs.n % 2 != 0 || comp.n == 0)
         return decode_error(t);
     if (is_dtls(t) ? ver > DTLS_VERSION : ver < TLS_VERSION)
-        return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
+        return se_tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
     if (!has_item(comp, 0, 1))
-        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     /* Our preference among the client's suites; the renegotiation SCSV counts as the extension. */
     t->suite = 0;
     for (size_t i = n; i-- > 0;)
@@ -662,12 +662,12 @@ static se_status on_client_hello(se_tls *t, tls_rd *r)
     /* Each extension's length must match its contents (decode_error, RFC 5246 7.4.1.4); an
      * extension we act on may appear once (illegal_parameter, as OpenSSL answers). */
     while (ext.n > 0) {
-        uint32_t type = rd_u16(&ext), bit = ext_bit(type);
-        tls_rd d = rd_vec(&ext, 2), v;
+        uint32_t type = se_rd_u16(&ext), bit = ext_bit(type);
+        tls_rd d = se_rd_vec(&ext, 2), v;
         if (ext.bad)
             return decode_error(t);
         if (seen & bit)
-            return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+            return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
         seen |= bit;
         if (type == 10 || type == 13) { /* supported_groups, signature_algorithms: 2-byte items */
             v = ext_list(d, 2, 2);
@@ -691,19 +691,19 @@ static se_status on_client_hello(se_tls *t, tls_rd *r)
         }
     }
     if (t->suite == 0 || !group || !sig || !(seen & ext_bit(23)))
-        return tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+        return se_tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
     /* Encrypt-then-MAC (RFC 7366) when the client asks for it and the suite is CBC. */
     t->etm = (uint8_t)((seen & ext_bit(22)) && tls_is_cbc(t->suite));
     memcpy(t->client_random, random, 32);
     st = se_hmac_drbg_generate(t->cfg->rng, t->server_random, 32, NULL, 0);
     if (st != SE_OK)
-        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     return server_flight(t);
 }
 
 static se_status on_client_key_exchange(se_tls *t, tls_rd *r)
 {
-    tls_rd p = rd_vec(r, 1);
+    tls_rd p = se_rd_vec(r, 1);
     uint8_t pms[32];
     se_status st;
 
@@ -712,12 +712,12 @@ static se_status on_client_key_exchange(se_tls *t, tls_rd *r)
     /* A well-framed point we cannot use (compressed, another length, off the curve):
      * illegal_parameter (RFC 8422 5.7 and 5.10). */
     if (p.n != 65 || se_ecdh(t->cfg->p256, t->ecdh_priv, 32, p.p, 65, pms) != SE_OK)
-        return tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
-    tls_transcript_hash(t, t->session_hash);
-    st = tls_derive_keys(t, pms);
+        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    se_tls_transcript_hash(t, t->session_hash);
+    st = se_tls_derive_keys(t, pms);
     se_ct_wipe(pms, sizeof pms);
     if (st != SE_OK)
-        return tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
+        return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     t->hs = (t->flags & F_PEER_AUTH) ? HS_S_CV : HS_S_CCS;
     return SE_OK;
 }
@@ -725,10 +725,10 @@ static se_status on_client_key_exchange(se_tls *t, tls_rd *r)
 #endif
 
 /* ---- dispatch --------------------------------------------------------------------------- */
-se_status tls_hs_renegotiation(se_tls *t)
+se_status se_tls_hs_renegotiation(se_tls *t)
 {
-    se_status st = tls_alert(t, 1, SE_TLS_ALERT_NO_RENEGOTIATION);
-    return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
+    se_status st = se_tls_alert(t, 1, SE_TLS_ALERT_NO_RENEGOTIATION);
+    return st == SE_OK ? SE_OK : se_tls_fail(t, st, -1);
 }
 
 /* After the handshake: a client ignores HelloRequest, a server refuses a renegotiating
@@ -738,11 +738,11 @@ static se_status post_handshake(se_tls *t, uint8_t type)
     if (!is_server(t) && type == HT_HELLO_REQUEST)
         return SE_OK;
     if (is_server(t) && type == HT_CLIENT_HELLO)
-        return tls_hs_renegotiation(t);
-    return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+        return se_tls_hs_renegotiation(t);
+    return se_tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
 }
 
-se_status tls_hs_message(se_tls *t)
+se_status se_tls_hs_message(se_tls *t)
 {
     const uint8_t *body = t->buf + SE_TLS_HS_HEADER;
     size_t hl = is_dtls(t) ? 12 : 4;
@@ -821,5 +821,5 @@ se_status tls_hs_message(se_tls *t)
     }
     if (type == HT_HELLO_REQUEST && !is_server(t))
         return SE_OK; /* ignored during a handshake (RFC 5246 7.4.1.1) */
-    return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+    return se_tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
 }

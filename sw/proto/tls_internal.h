@@ -46,7 +46,7 @@ enum {
 #define F_PEER_PF   0x08u /* server: the client sent ec_point_formats */
 #define F_PEER_RI   0x10u /* server: the client sent renegotiation_info or its SCSV */
 #define F_SEQ_SET   0x20u /* server (DTLS): message_seq taken from the first ClientHello */
-#define F_PK_BUSY   0x40u /* client: an ECC operation begun and not ended (se_ec_cancel in tls_wipe) */
+#define F_PK_BUSY   0x40u /* client: an ECC operation begun and not ended (se_ec_cancel in se_tls_wipe) */
 
 /* Build-time subsets (se/tls.h): -DSE_TLS_NO_SERVER builds the client only, -DSE_TLS_NO_STREAM
  * DTLS only, -DSE_TLS_NO_CBC leaves the CBC-SHA256 suite out. The code they drop stays compiled,
@@ -93,13 +93,13 @@ typedef struct {
 } tls_rd;
 
 /* Bounds-checked reads (tls_prf.c): past the end they return 0 / an empty vector and set bad
- * (check r->bad before using what rd_bytes returned). */
-uint32_t rd_u8(tls_rd *r);
-uint32_t rd_u16(tls_rd *r);
-uint32_t rd_u24(tls_rd *r);
-const uint8_t *rd_bytes(tls_rd *r, size_t k);
+ * (check r->bad before using what se_rd_bytes returned). */
+uint32_t se_rd_u8(tls_rd *r);
+uint32_t se_rd_u16(tls_rd *r);
+uint32_t se_rd_u24(tls_rd *r);
+const uint8_t *se_rd_bytes(tls_rd *r, size_t k);
 /* A vector with a len_bytes (1..3) length prefix, as a reader of its own. */
-tls_rd rd_vec(tls_rd *r, int len_bytes);
+tls_rd se_rd_vec(tls_rd *r, int len_bytes);
 
 typedef struct {
     uint8_t *p;
@@ -108,8 +108,8 @@ typedef struct {
 } tls_wr;
 
 /* Writes that do not fit set bad and write nothing (tls_prf.c). */
-void wr_bytes(tls_wr *w, const uint8_t *src, size_t k);
-void wr_uint(tls_wr *w, uint32_t v, int bytes);
+void se_wr_bytes(tls_wr *w, const uint8_t *src, size_t k);
+void se_wr_uint(tls_wr *w, uint32_t v, int bytes);
 
 /* (p[0] << 8 | p[1] would become a byte-swapped halfword load, twice the code on rv32.) */
 static inline uint32_t be16(const uint8_t *p) { return p[0] * 256u + p[1]; }
@@ -122,58 +122,58 @@ static inline void put_be(uint8_t *p, uint64_t v, int bytes)
 
 /* ---- tls_record.c --------------------------------------------------------------------- */
 /* Fails the connection: records st, sends a fatal alert (alert >= 0), state FAILED. Returns st. */
-se_status tls_fail(se_tls *t, se_status st, int alert);
+se_status se_tls_fail(se_tls *t, se_status st, int alert);
 /* Wipes the ephemeral key and master secret; with keys, the record keys too (the connection is
  * over: failed or closed). */
-void tls_wipe(se_tls *t, int keys);
+void se_tls_wipe(se_tls *t, int keys);
 /* The DTLS datagram size / TLS send buffer size, and the record header length. */
-size_t tls_out_cap(const se_tls *t);
-size_t tls_hdr_len(const se_tls *t);
+size_t se_tls_out_cap(const se_tls *t);
+size_t se_tls_hdr_len(const se_tls *t);
 /* Record expansion of our protection in `epoch` (0: none). */
-size_t tls_overhead(const se_tls *t, uint16_t epoch);
+size_t se_tls_overhead(const se_tls *t, uint16_t epoch);
 /* The 13 bytes a record's protection authenticates: seq_num (DTLS: epoch || seq) || type ||
  * version || length. */
-void tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len);
+void se_tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len);
 /* Appends one record (payload a || b) to the output, sending what is there first if the record
- * does not fit; tls_flush sends the output (one datagram for DTLS). */
-se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, size_t alen,
+ * does not fit; se_tls_flush sends the output (one datagram for DTLS). */
+se_status se_tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, size_t alen,
                      const uint8_t *b, size_t blen);
-se_status tls_flush(se_tls *t);
-se_status tls_alert(se_tls *t, int level, int desc);
+se_status se_tls_flush(se_tls *t);
+se_status se_tls_alert(se_tls *t, int level, int desc);
 /* The content of one accepted (decrypted) record. */
-se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int old_epoch);
-void tls_phase(se_tls *t, const char *name);
+se_status se_tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int old_epoch);
+void se_tls_phase(se_tls *t, const char *name);
 
 /* ---- tls_dtls.c ----------------------------------------------------------------------- */
 /* Handshake record content: reassembles messages (DTLS fragments or the TLS stream) and hands
- * each complete one to tls_hs_message. old_epoch: a retransmission from the previous epoch. */
-se_status tls_hs_data(se_tls *t, const uint8_t *d, size_t n, int old_epoch);
-/* Building our flight: tls_msg_begin gives a writer over a new message's body, tls_msg_end
+ * each complete one to se_tls_hs_message. old_epoch: a retransmission from the previous epoch. */
+se_status se_tls_hs_data(se_tls *t, const uint8_t *d, size_t n, int old_epoch);
+/* Building our flight: se_tls_msg_begin gives a writer over a new message's body, se_tls_msg_end
  * adds its header, hashes it into the transcript and keeps it in the flight. */
-void tls_flight_reset(se_tls *t);
-tls_wr tls_msg_begin(se_tls *t);
-se_status tls_msg_end(se_tls *t, uint8_t type, tls_wr *w);
-se_status tls_flight_ccs(se_tls *t);
+void se_tls_flight_reset(se_tls *t);
+tls_wr se_tls_msg_begin(se_tls *t);
+se_status se_tls_msg_end(se_tls *t, uint8_t type, tls_wr *w);
+se_status se_tls_flight_ccs(se_tls *t);
 /* Sends (or resends) the whole flight; arm: start the retransmission timer (DTLS). */
-se_status tls_flight_send(se_tls *t, int arm);
+se_status se_tls_flight_send(se_tls *t, int arm);
 
 /* ---- tls_hs.c ------------------------------------------------------------------------- */
 /* A complete handshake message is in t->buf (body at SE_TLS_HS_HEADER, hs_type, hs_len). */
-se_status tls_hs_message(se_tls *t);
-se_status tls_send_client_hello(se_tls *t);
+se_status se_tls_hs_message(se_tls *t);
+se_status se_tls_send_client_hello(se_tls *t);
 /* Server, established: a ClientHello asks for renegotiation, answered with a no_renegotiation
  * warning. */
-se_status tls_hs_renegotiation(se_tls *t);
+se_status se_tls_hs_renegotiation(se_tls *t);
 
 /* ---- tls_prf.c ------------------------------------------------------------------------ */
-se_status tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len, const char *label,
+se_status se_tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len, const char *label,
                   const uint8_t *seed, size_t seed_len, uint8_t *out, size_t out_len);
 /* The transcript hash so far (the running hash is not disturbed). */
-void tls_transcript_hash(const se_tls *t, uint8_t out[32]);
+void se_tls_transcript_hash(const se_tls *t, uint8_t out[32]);
 /* master = PRF(pms, "extended master secret", session_hash), then the key block into rd/wr. */
-se_status tls_derive_keys(se_tls *t, const uint8_t pms[32]);
+se_status se_tls_derive_keys(se_tls *t, const uint8_t pms[32]);
 /* verify_data of the client's (from_server 0) or server's Finished over the transcript so far. */
-se_status tls_finished(se_tls *t, int from_server, uint8_t out[12]);
+se_status se_tls_finished(se_tls *t, int from_server, uint8_t out[12]);
 
 /* ---- record protection: one class per suite (tls_aead.c, tls_cbc.c) ----------------------
  * BearSSL's ssl_rec shape: each direction's se_tls_rec is set up once per epoch from the key
@@ -204,11 +204,11 @@ extern const se_tls_rec_class se_tls_rec_cbc, se_tls_rec_cbc_etm; /* tls_cbc.c: 
  * version (the length follows from the padding). Returns 1 and the plaintext's length in *plen
  * when clen is a multiple of 16 of at least 48 and the padding and MAC are good, else 0. Branches,
  * memory addresses and SHA-256 compressions depend on clen only (Lucky Thirteen). */
-int tls_cbc_check(const uint8_t key[32], const uint8_t hdr[11], const uint8_t *p, size_t clen,
+int se_tls_cbc_check(const uint8_t key[32], const uint8_t hdr[11], const uint8_t *p, size_t clen,
                   size_t *plen);
 /* Its MAC: HMAC-SHA256(key, hdr || plen (2 bytes) || p[0, plen)), for a secret plen anywhere in
  * [clen - 32 - 256, clen - 32], in the same constant time. */
-void tls_cbc_hmac(const uint8_t key[32], const uint8_t hdr[11], const uint8_t *p, size_t clen,
+void se_tls_cbc_hmac(const uint8_t key[32], const uint8_t hdr[11], const uint8_t *p, size_t clen,
                   uint32_t plen, uint8_t mac[32]);
 
 static inline int tls_is_cbc(uint16_t suite)

@@ -4,7 +4,7 @@
 #include "se/ct.h"
 #include "tls_internal.h"
 
-uint32_t rd_u8(tls_rd *r)
+uint32_t se_rd_u8(tls_rd *r)
 {
     if (r->n < 1) {
         r->bad = 1;
@@ -19,21 +19,21 @@ static uint32_t rd_uint(tls_rd *r, int bytes)
 {
     uint32_t v = 0;
     while (bytes-- > 0)
-        v = v << 8 | rd_u8(r);
+        v = v << 8 | se_rd_u8(r);
     return v;
 }
 
-uint32_t rd_u16(tls_rd *r)
+uint32_t se_rd_u16(tls_rd *r)
 {
     return rd_uint(r, 2);
 }
 
-uint32_t rd_u24(tls_rd *r)
+uint32_t se_rd_u24(tls_rd *r)
 {
     return rd_uint(r, 3);
 }
 
-const uint8_t *rd_bytes(tls_rd *r, size_t k)
+const uint8_t *se_rd_bytes(tls_rd *r, size_t k)
 {
     const uint8_t *p = r->p;
     if (r->n < k) {
@@ -46,17 +46,17 @@ const uint8_t *rd_bytes(tls_rd *r, size_t k)
     return p;
 }
 
-tls_rd rd_vec(tls_rd *r, int len_bytes)
+tls_rd se_rd_vec(tls_rd *r, int len_bytes)
 {
     tls_rd v = {r->p, 0, 0};
     size_t k = rd_uint(r, len_bytes);
-    v.p = rd_bytes(r, k);
+    v.p = se_rd_bytes(r, k);
     v.n = r->bad ? 0 : k;
     v.bad = r->bad;
     return v;
 }
 
-void wr_bytes(tls_wr *w, const uint8_t *src, size_t k)
+void se_wr_bytes(tls_wr *w, const uint8_t *src, size_t k)
 {
     if (w->cap - w->len < k) {
         w->bad = 1;
@@ -66,17 +66,17 @@ void wr_bytes(tls_wr *w, const uint8_t *src, size_t k)
     w->len += k;
 }
 
-void wr_uint(tls_wr *w, uint32_t v, int bytes)
+void se_wr_uint(tls_wr *w, uint32_t v, int bytes)
 {
     uint8_t b[3];
     for (int i = 0; i < bytes; i++)
         b[i] = (uint8_t)(v >> (8 * (bytes - 1 - i)));
-    wr_bytes(w, b, (size_t)bytes);
+    se_wr_bytes(w, b, (size_t)bytes);
 }
 
 /* P_SHA256(secret, label || seed): A(1) = HMAC(secret, label || seed), A(i+1) = HMAC(secret,
  * A(i)); the output is HMAC(secret, A(1) || label || seed) || HMAC(secret, A(2) || ...) ... */
-se_status tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len, const char *label,
+se_status se_tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len, const char *label,
                   const uint8_t *seed, size_t seed_len, uint8_t *out, size_t out_len)
 {
     uint8_t buf[32 + 32 + 64], blk[32];
@@ -103,13 +103,13 @@ se_status tls_prf(const se_backend *be, const uint8_t *secret, size_t secret_len
     return st;
 }
 
-void tls_transcript_hash(const se_tls *t, uint8_t out[32])
+void se_tls_transcript_hash(const se_tls *t, uint8_t out[32])
 {
     se_sha256_ctx c = t->transcript;
     se_sha256_final(&c, out);
 }
 
-se_status tls_derive_keys(se_tls *t, const uint8_t pms[32])
+se_status se_tls_derive_keys(se_tls *t, const uint8_t pms[32])
 {
     const se_backend *be = t->cfg->crypto;
     const se_tls_rec_class *cls = tls_rec_class(t);
@@ -118,13 +118,13 @@ se_status tls_derive_keys(se_tls *t, const uint8_t pms[32])
     se_tls_rec *s = is_server(t) ? &t->wr : &t->rd; /* server_write */
     se_status st;
 
-    st = tls_prf(be, pms, 32, "extended master secret", t->session_hash, 32, t->master, 48);
+    st = se_tls_prf(be, pms, 32, "extended master secret", t->session_hash, 32, t->master, 48);
     if (st != SE_OK)
         return st;
     memcpy(seed, t->server_random, 32);
     memcpy(seed + 32, t->client_random, 32);
     /* The key block (RFC 5246 6.3) as long as the suite needs, into both record objects. */
-    st = tls_prf(be, t->master, 48, "key expansion", seed, 64, kb, 2u * (cls->mac_len + 16u + cls->iv_len));
+    st = se_tls_prf(be, t->master, 48, "key expansion", seed, 64, kb, 2u * (cls->mac_len + 16u + cls->iv_len));
     c->cls = s->cls = cls;
     if (st == SE_OK)
         st = cls->init(t, c, s, kb);
@@ -132,10 +132,10 @@ se_status tls_derive_keys(se_tls *t, const uint8_t pms[32])
     return st;
 }
 
-se_status tls_finished(se_tls *t, int from_server, uint8_t out[12])
+se_status se_tls_finished(se_tls *t, int from_server, uint8_t out[12])
 {
     uint8_t h[32];
-    tls_transcript_hash(t, h);
-    return tls_prf(t->cfg->crypto, t->master, 48, from_server ? "server finished" : "client finished",
+    se_tls_transcript_hash(t, h);
+    return se_tls_prf(t->cfg->crypto, t->master, 48, from_server ? "server finished" : "client finished",
                    h, 32, out, 12);
 }

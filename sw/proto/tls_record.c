@@ -5,28 +5,28 @@
 #include "se/ct.h"
 #include "tls_internal.h"
 
-size_t tls_out_cap(const se_tls *t)
+size_t se_tls_out_cap(const se_tls *t)
 {
     return t->mtu;
 }
 
-size_t tls_hdr_len(const se_tls *t)
+size_t se_tls_hdr_len(const se_tls *t)
 {
     return is_dtls(t) ? 13 : 5;
 }
 
-size_t tls_overhead(const se_tls *t, uint16_t epoch)
+size_t se_tls_overhead(const se_tls *t, uint16_t epoch)
 {
     return epoch == 0 ? 0 : t->wr.cls->overhead; /* (epoch 1 is written after the keys are made) */
 }
 
-void tls_phase(se_tls *t, const char *name)
+void se_tls_phase(se_tls *t, const char *name)
 {
     if (t->io->phase != NULL)
         t->io->phase(t->io->ctx, name);
 }
 
-void tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len)
+void se_tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len)
 {
     put_be(ph, seq_num, 8);
     ph[8] = type;
@@ -46,7 +46,7 @@ static se_status open_rec(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, s
     return t->rd.cls->open(t, &t->rd, type, sn, body, n, pt_len);
 }
 
-se_status tls_flush(se_tls *t)
+se_status se_tls_flush(se_tls *t)
 {
     size_t n = t->out_len;
 
@@ -56,19 +56,19 @@ se_status tls_flush(se_tls *t)
     return SE_OK;
 }
 
-se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, size_t alen,
+se_status se_tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, size_t alen,
                      const uint8_t *b, size_t blen)
 {
-    size_t h = tls_hdr_len(t), len = alen + blen, n;
-    size_t need = h + len + tls_overhead(t, epoch);
+    size_t h = se_tls_hdr_len(t), len = alen + blen, n;
+    size_t need = h + len + se_tls_overhead(t, epoch);
     uint64_t seq = t->seq_out[epoch != 0];
     uint64_t sn = is_dtls(t) ? (uint64_t)epoch << 48 | seq : seq;
     uint8_t *rec, *pt;
     se_status st;
 
-    if (need > tls_out_cap(t) || (is_dtls(t) && seq >= ((uint64_t)1 << 48)))
+    if (need > se_tls_out_cap(t) || (is_dtls(t) && seq >= ((uint64_t)1 << 48)))
         return SE_ERR_BUFFER_TOO_SMALL;
-    if (t->out_len + need > tls_out_cap(t) && (st = tls_flush(t)) != SE_OK)
+    if (t->out_len + need > se_tls_out_cap(t) && (st = se_tls_flush(t)) != SE_OK)
         return st;
     rec = t->out + t->out_len;
     pt = rec + h + (epoch == 0 ? 0 : t->wr.cls->explicit_len);
@@ -93,14 +93,14 @@ se_status tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, 
     return SE_OK;
 }
 
-se_status tls_alert(se_tls *t, int level, int desc)
+se_status se_tls_alert(se_tls *t, int level, int desc)
 {
     uint8_t a[2] = {(uint8_t)level, (uint8_t)desc};
-    se_status st = tls_record(t, CT_ALERT, t->epoch_out, a, 2, NULL, 0);
-    return st == SE_OK ? tls_flush(t) : st;
+    se_status st = se_tls_record(t, CT_ALERT, t->epoch_out, a, 2, NULL, 0);
+    return st == SE_OK ? se_tls_flush(t) : st;
 }
 
-void tls_wipe(se_tls *t, int keys)
+void se_tls_wipe(se_tls *t, int keys)
 {
     if (t->flags & F_PK_BUSY) { /* a failure between a begin and its end: nothing left behind */
         se_ec_cancel(t->cfg->p256);
@@ -114,7 +114,7 @@ void tls_wipe(se_tls *t, int keys)
     }
 }
 
-se_status tls_fail(se_tls *t, se_status st, int alert)
+se_status se_tls_fail(se_tls *t, se_status st, int alert)
 {
     if (t->state == SE_TLS_FAILED)
         return t->err;
@@ -123,10 +123,10 @@ se_status tls_fail(se_tls *t, se_status st, int alert)
     t->out_len = 0; /* drop whatever half-built output there was */
     if (alert >= 0) {
         t->sent_alert = (int16_t)alert;
-        (void)tls_alert(t, 2, alert);
+        (void)se_tls_alert(t, 2, alert);
     }
     t->state = SE_TLS_FAILED;
-    tls_wipe(t, 1);
+    se_tls_wipe(t, 1);
     return st;
 }
 
@@ -138,7 +138,7 @@ static se_status bad_record(se_tls *t, se_status st, int alert)
         t->stats.dropped_malformed++;
         return SE_OK;
     }
-    return tls_fail(t, st, alert);
+    return se_tls_fail(t, st, alert);
 }
 
 static se_status on_alert(se_tls *t, const uint8_t *d, size_t n)
@@ -148,33 +148,33 @@ static se_status on_alert(se_tls *t, const uint8_t *d, size_t n)
     if (d[1] == SE_TLS_ALERT_CLOSE_NOTIFY) {
         /* Answer with our close_notify (RFC 5246 7.2.1); the connection is over. */
         if (t->state == SE_TLS_ESTABLISHED)
-            (void)tls_alert(t, 1, SE_TLS_ALERT_CLOSE_NOTIFY);
+            (void)se_tls_alert(t, 1, SE_TLS_ALERT_CLOSE_NOTIFY);
         t->timer_on = 0;
         if (t->state == SE_TLS_HANDSHAKING) {
             t->peer_alert = 0;
-            return tls_fail(t, SE_ERR_TLS_CLOSED, -1);
+            return se_tls_fail(t, SE_ERR_TLS_CLOSED, -1);
         }
         t->state = SE_TLS_CLOSED;
         return SE_OK;
     }
     if (d[0] == 1) { /* warnings (no_renegotiation, user_canceled): nothing to do, a few times */
         if (++t->warnings > SE_TLS_MAX_WARNINGS)
-            return tls_fail(t, SE_ERR_TLS_WARNINGS, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+            return se_tls_fail(t, SE_ERR_TLS_WARNINGS, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
         return SE_OK;
     }
     t->peer_alert = d[1];
-    return tls_fail(t, SE_ERR_TLS_PEER_ALERT, -1);
+    return se_tls_fail(t, SE_ERR_TLS_PEER_ALERT, -1);
 }
 
-se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int old_epoch)
+se_status se_tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int old_epoch)
 {
     if (n > SE_TLS_MAX_RECORD)
         return bad_record(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_RECORD_OVERFLOW);
     if (old_epoch) /* only a retransmitted flight of the peer matters there */
-        return type == CT_HANDSHAKE ? tls_hs_data(t, d, n, 1) : SE_OK;
+        return type == CT_HANDSHAKE ? se_tls_hs_data(t, d, n, 1) : SE_OK;
     switch (type) {
     case CT_HANDSHAKE:
-        return tls_hs_data(t, d, n, 0);
+        return se_tls_hs_data(t, d, n, 0);
     case CT_ALERT:
         return on_alert(t, d, n);
     case CT_CCS:
@@ -185,7 +185,7 @@ se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int o
         if (t->hs != (is_server(t) ? HS_S_CCS : HS_C_CCS) || (!is_dtls(t) && t->hs_got != 0)) {
             if (is_dtls(t))
                 return SE_OK;
-            return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+            return se_tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
         }
         t->epoch_in = 1;
         if (!is_dtls(t))
@@ -193,7 +193,7 @@ se_status tls_content(se_tls *t, uint8_t type, const uint8_t *d, size_t n, int o
         t->win_any = 0;
         t->hs_busy = 0; /* a DTLS message begun in epoch 0 does not continue in epoch 1 */
         t->hs++;
-        t->warnings = 0; /* progress (tls_hs_message, application data too) */
+        t->warnings = 0; /* progress (se_tls_hs_message, application data too) */
         return SE_OK;
     case CT_APP:
         if (t->state != SE_TLS_ESTABLISHED)
@@ -262,7 +262,7 @@ static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t n)
     if (epoch != t->epoch_in) {
         /* The peer's previous epoch: a retransmitted flight (plaintext). Anything else: drop. */
         if (epoch + 1u == t->epoch_in && epoch == 0)
-            return tls_content(t, type, body, n, 1);
+            return se_tls_content(t, type, body, n, 1);
         t->stats.dropped_malformed++;
         return SE_OK;
     }
@@ -277,7 +277,7 @@ static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t n)
             t->seq_out[0] = seq;
         replay_mark(t, seq);
         t->stats.records_in++;
-        return tls_content(t, type, body, n, 0);
+        return se_tls_content(t, type, body, n, 0);
     }
     if (n > SE_TLS_RX_BYTES - 13) {
         t->stats.dropped_malformed++;
@@ -290,7 +290,7 @@ static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t n)
     }
     replay_mark(t, seq);
     t->stats.records_in++;
-    return tls_content(t, type, pt, pt_len, 0);
+    return se_tls_content(t, type, pt, pt_len, 0);
 }
 
 static se_status dgram_in(se_tls *t, const uint8_t *d, size_t len)
@@ -322,15 +322,15 @@ static se_status stream_header(se_tls *t)
     size_t n = be16(t->rhdr + 3);
 
     if (t->rhdr[1] != 3)
-        return tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
+        return se_tls_fail(t, SE_ERR_TLS_PROTOCOL_VERSION, SE_TLS_ALERT_PROTOCOL_VERSION);
     if (t->epoch_in != 0 ? n > SE_TLS_RX_BYTES - 5 : n > SE_TLS_MAX_RECORD)
-        return tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_RECORD_OVERFLOW);
+        return se_tls_fail(t, SE_ERR_TLS_TOO_LARGE, SE_TLS_ALERT_RECORD_OVERFLOW);
     if (t->epoch_in != 0)
         return SE_OK;
     if (n == 0 || (type != CT_HANDSHAKE && type != CT_ALERT && type != CT_CCS))
-        return tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+        return se_tls_fail(t, SE_ERR_TLS_UNEXPECTED, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
     if (type != CT_HANDSHAKE && n > 2)
-        return tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
+        return se_tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
     return SE_OK;
 }
 
@@ -352,7 +352,7 @@ static se_status stream_in(se_tls *t, const uint8_t *d, size_t len)
         if (t->epoch_in != 0)
             memcpy(rx(t) + t->rx_fill, d, k);
         else if (type == CT_HANDSHAKE)
-            st = tls_hs_data(t, d, k, 0);
+            st = se_tls_hs_data(t, d, k, 0);
         else
             memcpy(t->rhdr + t->rx_fill, d, k);
         t->rx_fill += k;
@@ -368,13 +368,13 @@ static se_status stream_in(se_tls *t, const uint8_t *d, size_t len)
             t->rx_fill = 0;
             t->stats.records_in++;
             if (t->epoch_in == 0) {
-                if (type != CT_HANDSHAKE && (st = tls_content(t, type, t->rhdr + 5, n, 0)) != SE_OK)
+                if (type != CT_HANDSHAKE && (st = se_tls_content(t, type, t->rhdr + 5, n, 0)) != SE_OK)
                     return st;
                 continue;
             }
             if (open_rec(t, type, seq, rx(t) + 5, n, &pt, &pt_len) != SE_OK)
-                return tls_fail(t, SE_ERR_TLS_BAD_RECORD_MAC, SE_TLS_ALERT_BAD_RECORD_MAC);
-            if ((st = tls_content(t, type, pt, pt_len, 0)) != SE_OK)
+                return se_tls_fail(t, SE_ERR_TLS_BAD_RECORD_MAC, SE_TLS_ALERT_BAD_RECORD_MAC);
+            if ((st = se_tls_content(t, type, pt, pt_len, 0)) != SE_OK)
                 return st;
         }
     }
@@ -398,7 +398,7 @@ se_status se_tls_input(se_tls *t, const uint8_t *buf, size_t len)
 
 se_status se_tls_write(se_tls *t, const uint8_t *buf, size_t len)
 {
-    size_t room = tls_out_cap(t) - tls_hdr_len(t) - tls_overhead(t, 1);
+    size_t room = se_tls_out_cap(t) - se_tls_hdr_len(t) - se_tls_overhead(t, 1);
     se_status st = SE_OK;
 
     if (t->state != SE_TLS_ESTABLISHED)
@@ -408,16 +408,16 @@ se_status se_tls_write(se_tls *t, const uint8_t *buf, size_t len)
         room = SE_TLS_MAX_RECORD;
     do {
         size_t k = len < room ? len : room;
-        st = tls_record(t, CT_APP, t->epoch_out, buf, k, NULL, 0);
+        st = se_tls_record(t, CT_APP, t->epoch_out, buf, k, NULL, 0);
         if (st == SE_OK && is_dtls(t))
-            st = tls_flush(t); /* one record per datagram */
+            st = se_tls_flush(t); /* one record per datagram */
         buf += k;
         len -= k;
         t->stats.app_bytes_out += (uint32_t)k;
     } while (st == SE_OK && len > 0);
     if (st == SE_OK)
-        st = tls_flush(t);
-    return st == SE_OK ? SE_OK : tls_fail(t, st, -1);
+        st = se_tls_flush(t);
+    return st == SE_OK ? SE_OK : se_tls_fail(t, st, -1);
 }
 
 se_status se_tls_close(se_tls *t)
@@ -429,9 +429,9 @@ se_status se_tls_close(se_tls *t)
     if (t->state == SE_TLS_CLOSED)
         return SE_OK;
     if (t->state == SE_TLS_ESTABLISHED || t->hs != HS_C_START)
-        st = tls_alert(t, 1, SE_TLS_ALERT_CLOSE_NOTIFY);
+        st = se_tls_alert(t, 1, SE_TLS_ALERT_CLOSE_NOTIFY);
     t->state = SE_TLS_CLOSED;
     t->timer_on = 0;
-    tls_wipe(t, 1);
+    se_tls_wipe(t, 1);
     return st;
 }

@@ -3,7 +3,7 @@
  * the MAC key, all marked secret: records that differ only in padding length and in MAC and
  * padding validity, at record lengths around the SHA-256 block boundaries and the 32 + 256 byte
  * window. Only the verdict, and an accepted record's length, come out public (declassified by
- * tls_cbc_check). Each verdict is also checked against what the record was built to be. */
+ * se_tls_cbc_check). Each verdict is also checked against what the record was built to be. */
 #include <stdio.h>
 #include <string.h>
 #include <valgrind/memcheck.h>
@@ -40,7 +40,7 @@ static int run(size_t clen, int want, size_t want_len)
 
     SECRET(key, sizeof key);
     SECRET(body, clen);
-    ok = tls_cbc_check(key, hdr, body, clen, &plen);
+    ok = se_tls_cbc_check(key, hdr, body, clen, &plen);
     VALGRIND_MAKE_MEM_DEFINED(key, sizeof key); /* (the next record is built in the clear) */
     VALGRIND_MAKE_MEM_DEFINED(body, clen);
     return ok != want || (ok && plen != want_len);

@@ -1,7 +1,7 @@
 """Lucky Thirteen on the node: the CBC-SHA256 record check (sw/proto/tls_cbc.c) takes the same
 number of cycles on PicoRV32 for every record of a length, whatever its padding length and
 whether its MAC and padding are good (sw/apps/cbctime, which reads the cycle counter around each
-tls_cbc_check call). The node's TLS build leaves the CBC suite out; the check is the host's (the
+se_tls_cbc_check call). The node's TLS build leaves the CBC suite out; the check is the host's (the
 CLI's TLS server and client), run here on the node's cores because their timing is exact: a
 compressed-instruction build and one without, each at -Os with LTO like every firmware."""
 import json

@@ -3,7 +3,7 @@
  * checked between two reads of the cycle counter. tests/node/test_cbc_cycles.py wants one count
  * per record length. The node's own TLS build leaves the CBC suite out (NODE_TLS_FLAGS), but
  * tls_cbc.c does not depend on that and is called here directly (sw/proto is on the include path:
- * the Makefile's FW_APP line). The records are made with tls_cbc_hmac itself, its results being
+ * the Makefile's FW_APP line). The records are made with se_tls_cbc_hmac itself, its results being
  * checked against an independent HMAC on the host (tests/proto/test_tls_cbc.py); here only the
  * verdicts and the cycles matter. One JSON line per record, then {"done":<records>}. */
 #include <stdio.h>
@@ -21,7 +21,7 @@ static size_t build(size_t clen, unsigned pad)
 
     for (size_t i = 0; i < plen; i++)
         body[i] = (uint8_t)(i * 29u + pad);
-    tls_cbc_hmac(key, hdr, body, clen, (uint32_t)plen, body + plen);
+    se_tls_cbc_hmac(key, hdr, body, clen, (uint32_t)plen, body + plen);
     memset(body + plen + 32, (int)pad, pad + 1);
     return plen;
 }
@@ -30,7 +30,7 @@ static void measure(size_t clen, unsigned pad, const char *kind)
 {
     size_t plen = 0;
     uint64_t t0 = node_cycles();
-    int ok = tls_cbc_check(key, hdr, body, clen, &plen);
+    int ok = se_tls_cbc_check(key, hdr, body, clen, &plen);
     uint64_t t1 = node_cycles();
 
     printf("{\"clen\":%lu,\"pad\":%u,\"kind\":\"%s\",\"ok\":%d,\"plen\":%lu,\"cycles\":%lu}\n",

@@ -42,13 +42,13 @@ int main(void)
             return 2;
         }
         if (strcmp(op, "hmac") == 0 && (w = strtok_r(NULL, " \n", &s)) != NULL) {
-            tls_cbc_hmac(key, hdr, p, (size_t)n, (uint32_t)strtoul(w, NULL, 10), mac);
+            se_tls_cbc_hmac(key, hdr, p, (size_t)n, (uint32_t)strtoul(w, NULL, 10), mac);
             for (unsigned i = 0; i < sizeof mac; i++)
                 printf("%02x", mac[i]);
             printf("\n");
         } else if (strcmp(op, "check") == 0) {
             size_t plen;
-            if (tls_cbc_check(key, hdr, p, (size_t)n, &plen))
+            if (se_tls_cbc_check(key, hdr, p, (size_t)n, &plen))
                 printf("1 %zu\n", plen);
             else
                 printf("0\n");
