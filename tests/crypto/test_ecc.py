@@ -376,6 +376,8 @@ def test_invalid_points_scalars_and_signatures(batch, tally):
                           "r": i2h(rr, nb), "s": i2h(ss, nb)}
     der = lambda d: {"op": "ecdsa_verify", "curve": c, "pub": good, "msg": msg.hex(), "der": d}
     good_der = encode_dss_signature(r, s).hex()
+    off_curve = "04" + i2h(q.x, nb) + i2h((q.y + 1) % p, nb)
+    bad_key = lambda pub, rr, ss: dict(sig(rr, ss), pub=pub)
     cases = [
         ({"op": "ec_validate", "curve": c, "pub": good}, None),
         ({"op": "ec_validate", "curve": c, "pub": "04" + i2h(q.x, nb) + i2h((q.y + 1) % p, nb)}, "invalid_point"),
@@ -397,6 +399,11 @@ def test_invalid_points_scalars_and_signatures(batch, tally):
         (sig(0, s), "bad_signature"), (sig(r, 0), "bad_signature"),
         (sig(n, s), "bad_signature"), (sig(r, n), "bad_signature"),
         (sig(r, s + 1 if s + 1 < n else s - 1), "bad_signature"),
+        # verification validates the key itself (once), whatever the signature
+        (bad_key(off_curve, r, s), "invalid_point"),
+        (bad_key("04" + i2h(p, nb) + i2h(q.y, nb), r, s), "invalid_point"),
+        (bad_key(off_curve, 0, s), "invalid_point"), (bad_key(off_curve, r, n), "invalid_point"),
+        (bad_key(good[:-2], r, s), "invalid_point"),
         (der(good_der), None),
         (der(good_der[:-2]), "bad_encoding"),                        # truncated
         (der(good_der + "00"), "bad_encoding"),                      # trailing garbage
