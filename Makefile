@@ -374,8 +374,8 @@ SE_HOST_LIBS := $(foreach l,secrypto sedrivers sebackend seproto,$(BUILD)/host/l
 lint: $(SE_HOST_LIBS) cross cli regs
 	@echo "== lint: host, rv32i and rv32im builds are warning-free (-Werror)"
 	@echo "== lint: the libraries export se_ names alone (nm): no clash in an integrator's link"
-	@bad=$$(nm -g --defined-only $(SE_HOST_LIBS) | awk 'NF == 3 && $$3 !~ /^se_/ {print $$3}' | sort -u); \
-	if [ -n "$$bad" ]; then echo "   exported without the se_ prefix (prefix them or make them static):" $$bad; exit 1; fi
+	$(PY) tools/exports.py $(SE_HOST_LIBS)
+	$(PY) tools/exports.py --nm riscv64-unknown-elf-gcc-nm $(foreach a,$(RV_ARCHES),$(foreach l,secrypto sedrivers sebackend seproto,$(BUILD)/$(a)/lib$(l).a))
 	@echo "== lint: Verilator -Wall on every module; Yosys reads and elaborates the engine"
 	@for f in $(RTL_ENGINE); do \
 	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) $(RTL_ENGINE) || exit 1; \
