@@ -301,7 +301,7 @@ def test_hello_flood_server(pki, procs):
     srv.wait_for("closed")
     time.sleep(0.2)
     rss0 = vmrss_kib(srv.p.pid)
-    # one connection at a time: while one runs, the server ignores other peers' datagrams, so the
+    # one slot: the flood's hellos get HelloVerifyRequests and no state (se_dtls_server), so the
     # node comes right after the flood
     replies, ports, sent, seconds = hello_flood(port, FLOOD, random.Random(27), lambda r: r < 10)
     rss1 = vmrss_kib(srv.p.pid)
