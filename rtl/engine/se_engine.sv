@@ -1,6 +1,7 @@
-// The security engine: its IPs behind one Wishbone B4 slave, 4 KiB windows, one interrupt line.
-// Window map (byte offsets from the engine base): 0x0000 AES, 0x1000 SHA, 0x2000 PK (prime-field
-// ECC), 0x3000 GF2M (B-233/K-233); an access outside the windows is a bus error.
+// The security engine: its IPs behind one Wishbone B4 slave, one window each, one interrupt line.
+// The windows (byte offsets from the engine base) are rtl/engine/memmap.toml, through tools/memmap.py
+// (package engine_memmap; docs/engine_map.md): AES, SHA, PK (prime-field ECC), GF2M (B-233/K-233).
+// wb_interconnect answers an access outside the windows with a bus error.
 `default_nettype none
 
 module se_engine #(
@@ -21,61 +22,52 @@ module se_engine #(
   output logic      [3:0]  busy_o    // {GF2M, PK, SHA, AES} busy, for observation
 );
 
-  localparam int NumIps = 4;
+  localparam int ReqBits = wb_pkg::ReqBits, RspBits = wb_pkg::RspBits;
+  localparam int Aes = engine_memmap::AesIdx, Sha = engine_memmap::ShaIdx, Pk = engine_memmap::PkIdx,
+                 Gf2m = engine_memmap::Gf2mIdx;
 
-  logic [NumIps-1:0] sel, ack, err, irq;
-  logic [31:0]       dat_aes, dat_sha, dat_pk, dat_gf2m;
-  logic              hole_q;  // error response for an access outside every window
+  wb_pkg::wb_req_t req;
+  wb_pkg::wb_rsp_t rsp;
+  assign req.cyc = wb_cyc_i;
+  assign req.stb = wb_stb_i;
+  assign req.we  = wb_we_i;
+  assign req.adr = {16'h0, wb_adr_i};
+  assign req.dat = wb_dat_i;
+  assign req.sel = wb_sel_i;
+  assign wb_dat_o = rsp.dat;
+  assign wb_ack_o = rsp.ack;
+  assign wb_err_o = rsp.err;
 
-  always_comb begin
-    sel = '0;
-    // Only offsets 0x000..0x0ff of a window reach its IP; the rest of the window is a hole.
-    if (wb_adr_i[11:8] == 4'h0)
-      case (wb_adr_i[15:12])
-        4'h0: sel[0] = 1'b1;
-        4'h1: sel[1] = 1'b1;
-        4'h2: sel[2] = 1'b1;
-        4'h3: sel[3] = 1'b1;
-        default: sel = '0;
-      endcase
-  end
+  logic [engine_memmap::NumRegions*ReqBits-1:0] s_req;
+  logic [engine_memmap::NumRegions*RspBits-1:0] s_rsp;
+
+  wb_interconnect #(
+    .NumSlaves(engine_memmap::NumRegions), .Bases(engine_memmap::RegionBases), .Sizes(engine_memmap::RegionSizes)
+  ) u_bus (.clk_i, .rst_ni, .m_i(req), .m_o(rsp), .s_o(s_req), .s_i(s_rsp));
+
+  logic [3:0] irq;
 
   aes_wb #(.PtbufBlocks(PtbufBlocks)) u_aes (
-    .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[0]), .wb_stb_i(wb_stb_i), .wb_we_i,
-    .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
-    .wb_dat_o(dat_aes), .wb_ack_o(ack[0]), .wb_err_o(err[0]), .irq_o(irq[0]), .busy_o(busy_o[0])
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Aes +: ReqBits]), .wb_o(s_rsp[RspBits*Aes +: RspBits]),
+    .irq_o(irq[0]), .busy_o(busy_o[0])
   );
 
   sha_wb u_sha (
-    .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[1]), .wb_stb_i(wb_stb_i), .wb_we_i,
-    .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
-    .wb_dat_o(dat_sha), .wb_ack_o(ack[1]), .wb_err_o(err[1]), .irq_o(irq[1]), .busy_o(busy_o[1])
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Sha +: ReqBits]), .wb_o(s_rsp[RspBits*Sha +: RspBits]),
+    .irq_o(irq[1]), .busy_o(busy_o[1])
   );
 
   pk_wb u_pk (
-    .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[2]), .wb_stb_i(wb_stb_i), .wb_we_i,
-    .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
-    .wb_dat_o(dat_pk), .wb_ack_o(ack[2]), .wb_err_o(err[2]), .irq_o(irq[2]), .busy_o(busy_o[2])
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Pk +: ReqBits]), .wb_o(s_rsp[RspBits*Pk +: RspBits]),
+    .irq_o(irq[2]), .busy_o(busy_o[2])
   );
 
   gf2m_wb u_gf2m (
-    .clk_i, .rst_ni, .wb_cyc_i(wb_cyc_i && sel[3]), .wb_stb_i(wb_stb_i), .wb_we_i,
-    .wb_adr_i(wb_adr_i[7:0]), .wb_dat_i, .wb_sel_i,
-    .wb_dat_o(dat_gf2m), .wb_ack_o(ack[3]), .wb_err_o(err[3]), .irq_o(irq[3]), .busy_o(busy_o[3])
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Gf2m +: ReqBits]), .wb_o(s_rsp[RspBits*Gf2m +: RspBits]),
+    .irq_o(irq[3]), .busy_o(busy_o[3])
   );
 
-  logic hole;
-  assign hole = wb_cyc_i && wb_stb_i && !hole_q && sel == '0;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) hole_q <= 1'b0;
-    else hole_q <= hole;
-  end
-
-  assign wb_dat_o = dat_aes | dat_sha | dat_pk | dat_gf2m;  // the idle IP drives 0
-  assign wb_ack_o = |ack;
-  assign wb_err_o = |err || hole_q;
-  assign irq_o    = |irq;
+  assign irq_o = |irq;
 
 endmodule
 

@@ -22,15 +22,8 @@ module soc_cpu_bridge (
   input  wire logic [3:0]  mem_wstrb_i,    // 0: a read (picorv32 reads whole words)
   output logic      [31:0] mem_rdata_o,
   // Wishbone B4 classic master
-  output logic             wb_cyc_o,
-  output logic             wb_stb_o,
-  output logic             wb_we_o,
-  output logic      [31:0] wb_adr_o,
-  output logic      [31:0] wb_dat_o,
-  output logic      [3:0]  wb_sel_o,
-  input  wire logic [31:0] wb_dat_i,
-  input  wire logic        wb_ack_i,
-  input  wire logic        wb_err_i,
+  output wb_pkg::wb_req_t  wb_o,
+  input  wire wb_pkg::wb_rsp_t wb_i,
   // observation
   output logic      [31:0] pc_o,           // address of the last instruction fetch
   output logic             sleep_o,        // the core waits in `waitirq` (see below)
@@ -44,16 +37,16 @@ module soc_cpu_bridge (
 
   logic resp;     // the response cycle: ack or err
 
-  assign wb_cyc_o = mem_valid_i;
-  assign wb_stb_o = wb_cyc_o;
-  assign wb_we_o  = |mem_wstrb_i;
-  assign wb_adr_o = mem_addr_i;
-  assign wb_dat_o = mem_wdata_i;
-  assign wb_sel_o = wb_we_o ? mem_wstrb_i : 4'hf;
+  assign wb_o.cyc = mem_valid_i;
+  assign wb_o.stb = mem_valid_i;
+  assign wb_o.we  = |mem_wstrb_i;
+  assign wb_o.adr = mem_addr_i;
+  assign wb_o.dat = mem_wdata_i;
+  assign wb_o.sel = |mem_wstrb_i ? mem_wstrb_i : 4'hf;
 
-  assign resp        = wb_cyc_o && (wb_ack_i || wb_err_i);
+  assign resp        = mem_valid_i && (wb_i.ack || wb_i.err);
   assign mem_ready_o = resp;
-  assign mem_rdata_o = (wb_cyc_o && wb_ack_i) ? wb_dat_i : 32'h0;
+  assign mem_rdata_o = (mem_valid_i && wb_i.ack) ? wb_i.dat : 32'h0;
 
 `ifndef SYNTHESIS
   // What passing a held request on relies on: one still valid in the cycle after its response is
@@ -68,7 +61,7 @@ module soc_cpu_bridge (
       resp_q      <= resp;
       resp_addr_q <= mem_addr_i;
       if (resp_q && mem_valid_i)
-        assert (mem_instr_i && wb_sel_o == 4'hf && !wb_we_o && mem_addr_i != resp_addr_q)
+        assert (mem_instr_i && mem_wstrb_i == 4'h0 && mem_addr_i != resp_addr_q)
           else $error("soc_cpu_bridge: request held after its response at %h", mem_addr_i);
     end
   end
@@ -83,8 +76,8 @@ module soc_cpu_bridge (
   localparam int QuietCycles = 3;
   logic fetched_waitirq, waitirq_q;
   logic [1:0] quiet_q;   // cycles without a request, saturating at QuietCycles
-  assign fetched_waitirq = wb_cyc_o && wb_ack_i && mem_instr_i &&
-                           wb_dat_i[6:0] == OpWaitirq && wb_dat_i[31:25] == F7Waitirq;
+  assign fetched_waitirq = mem_valid_i && wb_i.ack && mem_instr_i &&
+                           wb_i.dat[6:0] == OpWaitirq && wb_i.dat[31:25] == F7Waitirq;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -102,10 +95,10 @@ module soc_cpu_bridge (
       if (mem_valid_i) quiet_q <= 2'd0;
       else if (quiet_q != 2'(QuietCycles)) quiet_q <= quiet_q + 2'd1;
       sleep_o <= waitirq_q && !mem_valid_i && quiet_q == 2'(QuietCycles);
-      bus_err_o <= wb_cyc_o && wb_err_i;
-      if (wb_cyc_o && wb_err_i) begin
+      bus_err_o <= mem_valid_i && wb_i.err;
+      if (mem_valid_i && wb_i.err) begin
         bus_err_addr_o <= mem_addr_i;
-        bus_err_we_o   <= wb_we_o;
+        bus_err_we_o   <= |mem_wstrb_i;
       end
     end
   end

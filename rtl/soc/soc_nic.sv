@@ -11,27 +11,20 @@
 `default_nettype none
 
 module soc_nic (
-  input  wire logic        clk_i,
-  input  wire logic        rst_ni,
-  input  wire logic        wb_cyc_i,
-  input  wire logic        wb_stb_i,
-  input  wire logic        wb_we_i,
-  input  wire logic [11:0] wb_adr_i,
-  input  wire logic [31:0] wb_dat_i,
-  input  wire logic [3:0]  wb_sel_i,
-  output logic      [31:0] wb_dat_o,
-  output logic             wb_ack_o,
-  output logic             wb_err_o,
-  output logic             irq_o,         // level: RX_AVAIL && INTR_ENABLE.RX
+  input  wire logic            clk_i,
+  input  wire logic            rst_ni,
+  input  wire wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t      wb_o,
+  output logic                 irq_o,  // level: RX_AVAIL && INTR_ENABLE.RX
   // simulation side
-  output logic             tx_valid_o,
-  output logic      [7:0]  tx_data_o,
-  output logic             tx_last_o,
-  input  wire logic        tx_ready_i,
-  input  wire logic        rx_valid_i,
-  input  wire logic [7:0]  rx_data_i,
-  input  wire logic        rx_last_i,
-  output logic             rx_ready_o
+  output logic                 tx_valid_o,
+  output logic [7:0]           tx_data_o,
+  output logic                 tx_last_o,
+  input  wire logic            tx_ready_i,
+  input  wire logic            rx_valid_i,
+  input  wire logic [7:0]      rx_data_i,
+  input  wire logic            rx_last_i,
+  output logic                 rx_ready_o
 );
 
   localparam int MaxLen  = 2048;        // bytes per packet
@@ -44,17 +37,10 @@ module soc_nic (
   localparam int RxQw    = $clog2(RxQ);
   localparam int TxQw    = $clog2(TxQ);
 
-  logic        req, we, reg_err;
-  logic [11:0] addr;
-  logic [31:0] wdata, rdata;
-  logic [3:0]  be;
+  nic_reg_pkg::nic_reg2hw_t reg2hw;
+  nic_reg_pkg::nic_hw2reg_t hw2reg;
 
-  wb_regif #(.AddrBits(12)) u_wb (
-    .clk_i, .rst_ni, .wb_cyc_i, .wb_stb_i, .wb_we_i, .wb_adr_i, .wb_dat_i, .wb_sel_i,
-    .wb_dat_o, .wb_ack_o, .wb_err_o,
-    .req_o(req), .we_o(we), .addr_o(addr), .wdata_o(wdata), .be_o(be), .rdata_i(rdata),
-    .err_i(reg_err)
-  );
+  nic_reg_top u_reg (.clk_i, .rst_ni, .wb_i, .wb_o, .reg2hw_o(reg2hw), .hw2reg_i(hw2reg), .irq_o);
 
   // ---------------------------------------------------------------- RX
   // Packets start on word boundaries. Word pointers are one bit wider than the index (wrap bit).
@@ -70,24 +56,16 @@ module soc_nic (
   logic [11:0]     rx_cnt_next;
   logic [RxAw-1:0] rx_waddr, rx_raddr;
 
-  logic        rx_avail, tx_busy, rx_data_rd, rx_pop_wr, tx_data_wr, tx_send_wr, intr_rx, intr_en_rx;
-  logic [11:0] rx_len, tx_send_len;
-  logic [31:0] rx_word, tx_word, rx_pop_val, rx_dropped_q;
+  logic        rx_avail, tx_busy;
+  logic [11:0] rx_len;
+  logic [31:0] rx_word, rx_dropped_q;
 
-  nic_regs u_regs (
-    .clk_i, .rst_ni,
-    .req_i(req), .we_i(we), .addr_i(addr), .wdata_i(wdata), .be_i(be),
-    .rdata_o(rdata), .err_o(reg_err),
-    .status_rx_avail_i(rx_avail), .status_tx_busy_i(tx_busy),
-    .rx_len_len_i(rx_len),
-    .rx_data_i(rx_word), .rx_data_rd_o(rx_data_rd),
-    .rx_pop_o(rx_pop_val), .rx_pop_wr_o(rx_pop_wr),
-    .tx_data_o(tx_word), .tx_data_wr_o(tx_data_wr),
-    .tx_send_len_o(tx_send_len), .tx_send_wr_o(tx_send_wr),
-    .intr_state_rx_o(intr_rx), .intr_state_rx_set_i(rx_commit),
-    .intr_enable_rx_o(intr_en_rx),
-    .rx_dropped_i(rx_dropped_q)
-  );
+  assign hw2reg.status.rx_avail = rx_avail;
+  assign hw2reg.status.tx_busy  = tx_busy;
+  assign hw2reg.rx_len.len      = rx_len;
+  assign hw2reg.rx_data         = rx_word;
+  assign hw2reg.intr_state.rx   = rx_commit;   // an event for software; the line follows RX_AVAIL
+  assign hw2reg.rx_dropped      = rx_dropped_q;
 
   assign rx_avail = rxq_wp_q != rxq_rp_q;
   assign rxq_full = rxq_wp_q == {~rxq_rp_q[RxQw], rxq_rp_q[RxQw-1:0]};
@@ -115,7 +93,7 @@ module soc_nic (
   end
 
   assign rx_raddr = rx_head_q[RxAw-1:0] + RxAw'(rx_off_q[11:2]);
-  assign rx_pop   = rx_pop_wr && rx_avail;
+  assign rx_pop   = reg2hw.rx_pop.wr && rx_avail;
 
   always_ff @(posedge clk_i) begin
     if (rx_commit) rxq[rxq_wp_q[RxQw-1:0]] <= rx_cnt_next;
@@ -149,13 +127,11 @@ module soc_nic (
         rx_head_q <= rx_head_q + (RxAw+1)'(rx_len[11:2]) + (RxAw+1)'(|rx_len[1:0]);
         rx_off_q  <= 12'h0;
         rxq_rp_q  <= rxq_rp_q + 1'b1;
-      end else if (rx_data_rd && rx_off_q < rx_len) begin
+      end else if (reg2hw.rx_data.rd && rx_off_q < rx_len) begin
         rx_off_q <= rx_off_q + 12'd4;
       end
     end
   end
-
-  assign irq_o = rx_avail && intr_en_rx;
 
   // ---------------------------------------------------------------- TX
   logic [31:0]   txmem [TxWords];
@@ -178,14 +154,14 @@ module soc_nic (
   assign tx_appended    = tx_wr_q - tx_com_q;
   assign tx_avail_bytes = {tx_appended, 2'b00};
   // LEN is clamped to what was appended; 0 (or a full queue) sends nothing
-  assign tx_len         = (tx_send_len > tx_avail_bytes) ? tx_avail_bytes[11:0] : tx_send_len;
-  assign tx_append      = tx_data_wr && tx_used != (TxAw+1)'(TxWords);
+  assign tx_len         = (reg2hw.tx_send.len > tx_avail_bytes) ? tx_avail_bytes[11:0] : reg2hw.tx_send.len;
+  assign tx_append      = reg2hw.tx_data.wr && tx_used != (TxAw+1)'(TxWords);
   assign tx_start       = tx_rem_q == 12'h0 && !txq_empty;
   assign tx_busy        = tx_rem_q != 12'h0 || !txq_empty;
 
   always_ff @(posedge clk_i) begin
-    if (tx_append) txmem[tx_wr_q[TxAw-1:0]] <= tx_word;
-    if (tx_send_wr && tx_len != 12'h0 && !txq_full) txq[txq_wp_q[TxQw-1:0]] <= tx_len;
+    if (tx_append) txmem[tx_wr_q[TxAw-1:0]] <= reg2hw.tx_data.value;
+    if (reg2hw.tx_send.wr && tx_len != 12'h0 && !txq_full) txq[txq_wp_q[TxQw-1:0]] <= tx_len;
   end
 
   assign tx_cur     = txmem[tx_rd_q[TxAw-1:0]];
@@ -204,7 +180,7 @@ module soc_nic (
       txq_wp_q  <= '0;
       txq_rp_q  <= '0;
     end else begin
-      if (tx_send_wr) begin
+      if (reg2hw.tx_send.wr) begin
         if (tx_len != 12'h0 && !txq_full) begin
           tx_com_q <= tx_com_q + (TxAw+1)'(tx_len[11:2]) + (TxAw+1)'(|tx_len[1:0]);
           tx_wr_q  <= tx_com_q + (TxAw+1)'(tx_len[11:2]) + (TxAw+1)'(|tx_len[1:0]);
@@ -230,9 +206,9 @@ module soc_nic (
     end
   end
 
-  // INTR_STATE.RX records arrivals for software; the line follows RX_AVAIL. RX_POP's value is unused.
-  logic unused;
-  assign unused = ^{intr_rx, rx_pop_val};
+  // RX_POP is a strobe: the value written does not matter.
+  logic unused_pop;
+  assign unused_pop = ^reg2hw.rx_pop.value;
 
 endmodule
 

@@ -6,53 +6,48 @@
 module soc_ram #(
   parameter int AddrBits = 16                    // byte address width: 2^16 bytes = 64 KiB
 ) (
-  input  wire logic                clk_i,
-  input  wire logic                rst_ni,
-  input  wire logic                wb_cyc_i,
-  input  wire logic                wb_stb_i,
-  input  wire logic                wb_we_i,
-  input  wire logic [AddrBits-1:0] wb_adr_i,
-  input  wire logic [31:0]         wb_dat_i,
-  input  wire logic [3:0]          wb_sel_i,
-  output logic      [31:0]         wb_dat_o,
-  output logic                     wb_ack_o,
-  output logic                     wb_err_o
+  input  wire logic            clk_i,
+  input  wire logic            rst_ni,
+  input  wire wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t      wb_o
 );
 
   localparam int Words = 2 ** (AddrBits - 2);
 
-  logic req, resp_q, rd_q;
+  logic req, resp_q, rd_q, ack_q;
   logic [31:0] rdata_q;
   logic [AddrBits-3:0] word;
   // resp_q: the response cycle, where the master still holds stb; not a new access
-  assign req  = wb_cyc_i && wb_stb_i && !resp_q;
-  assign word = wb_adr_i[AddrBits-1:2];
+  assign req  = wb_i.cyc && wb_i.stb && !resp_q;
+  assign word = wb_i.adr[AddrBits-1:2];
 
   for (genvar l = 0; l < 4; l++) begin : g_lane
     logic [7:0] mem [Words];
     always_ff @(posedge clk_i) begin
-      if (req && wb_we_i && wb_sel_i[l]) mem[word] <= wb_dat_i[8*l +: 8];
-      if (req && !wb_we_i) rdata_q[8*l +: 8] <= mem[word];
+      if (req && wb_i.we && wb_i.sel[l]) mem[word] <= wb_i.dat[8*l +: 8];
+      if (req && !wb_i.we) rdata_q[8*l +: 8] <= mem[word];
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      resp_q   <= 1'b0;
-      rd_q     <= 1'b0;
-      wb_ack_o <= 1'b0;
+      resp_q <= 1'b0;
+      rd_q   <= 1'b0;
+      ack_q  <= 1'b0;
     end else begin
-      resp_q   <= req;
-      rd_q     <= req && !wb_we_i;
-      wb_ack_o <= req;
+      resp_q <= req;
+      rd_q   <= req && !wb_i.we;
+      ack_q  <= req;
     end
   end
 
-  assign wb_err_o = 1'b0;
-  assign wb_dat_o = rd_q ? rdata_q : 32'h0;
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = 1'b0;
+  assign wb_o.dat = rd_q ? rdata_q : 32'h0;
 
+  // The address bits outside its words are the interconnect's.
   logic unused_adr;
-  assign unused_adr = ^wb_adr_i[1:0];
+  assign unused_adr = ^{wb_i.adr[31:AddrBits], wb_i.adr[1:0]};
 
 endmodule
 

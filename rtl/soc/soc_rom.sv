@@ -7,15 +7,10 @@
 module soc_rom #(
   parameter int AddrBits = 17                    // byte address width: 2^17 bytes = 128 KiB
 ) (
-  input  wire logic                clk_i,
-  input  wire logic                rst_ni,
-  input  wire logic                wb_cyc_i,
-  input  wire logic                wb_stb_i,
-  input  wire logic                wb_we_i,
-  input  wire logic [AddrBits-1:0] wb_adr_i,
-  output logic      [31:0]         wb_dat_o,
-  output logic                     wb_ack_o,
-  output logic                     wb_err_o
+  input  wire logic            clk_i,
+  input  wire logic            rst_ni,
+  input  wire wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t      wb_o
 );
 
   localparam int Words = 2 ** (AddrBits - 2);
@@ -30,32 +25,34 @@ module soc_rom #(
   end
 `endif
 
-  logic req, resp_q, rd_q;
+  logic req, resp_q, rd_q, err_q;
   logic [31:0] rdata_q;
   // resp_q: the response cycle, where the master still holds stb; not a new access
-  assign req = wb_cyc_i && wb_stb_i && !resp_q;
+  assign req = wb_i.cyc && wb_i.stb && !resp_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      resp_q   <= 1'b0;
-      rd_q     <= 1'b0;
-      wb_err_o <= 1'b0;
+      resp_q <= 1'b0;
+      rd_q   <= 1'b0;
+      err_q  <= 1'b0;
     end else begin
-      resp_q   <= req;
-      rd_q     <= req && !wb_we_i;
-      wb_err_o <= req && wb_we_i;
+      resp_q <= req;
+      rd_q   <= req && !wb_i.we;
+      err_q  <= req && wb_i.we;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (req && !wb_we_i) rdata_q <= mem[wb_adr_i[AddrBits-1:2]];
+    if (req && !wb_i.we) rdata_q <= mem[wb_i.adr[AddrBits-1:2]];
   end
 
-  assign wb_ack_o = rd_q;
-  assign wb_dat_o = rd_q ? rdata_q : 32'h0;
+  assign wb_o.ack = rd_q;
+  assign wb_o.err = err_q;
+  assign wb_o.dat = rd_q ? rdata_q : 32'h0;
 
-  logic unused_adr;
-  assign unused_adr = ^wb_adr_i[1:0];
+  // A ROM takes no data; the address bits outside its words are the interconnect's.
+  logic unused;
+  assign unused = ^{wb_i.adr[31:AddrBits], wb_i.adr[1:0], wb_i.dat, wb_i.sel};
 
 endmodule
 

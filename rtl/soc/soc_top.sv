@@ -46,6 +46,7 @@ module soc_top #(
 );
 
   localparam int NumRegions = soc_memmap::NumRegions;
+  localparam int ReqBits = wb_pkg::ReqBits, RspBits = wb_pkg::RspBits;
   localparam int Rom = soc_memmap::RomIdx, Ram = soc_memmap::RamIdx, Sysctl = soc_memmap::SysctlIdx,
                  Uart = soc_memmap::UartIdx, Intc = soc_memmap::IntcIdx, Trng = soc_memmap::TrngIdx,
                  Nic = soc_memmap::NicIdx, Engine = soc_memmap::EngineIdx;
@@ -88,58 +89,48 @@ module soc_top #(
                         pcpi_rs1, pcpi_rs2, eoi, trace_valid, trace_data};
 
   // ---------------------------------------------------------------- bus
-  logic        wb_cyc, wb_stb, wb_we, wb_ack, wb_err;
-  logic [31:0] wb_adr, wb_wdat, wb_rdat;
-  logic [3:0]  wb_sel;
+  wb_pkg::wb_req_t m_req;
+  wb_pkg::wb_rsp_t m_rsp;
 
   soc_cpu_bridge u_bridge (
     .clk_i, .rst_ni,
     .mem_valid_i(mem_valid), .mem_instr_i(mem_instr), .mem_ready_o(mem_ready),
     .mem_addr_i(mem_addr), .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb),
     .mem_rdata_o(mem_rdata),
-    .wb_cyc_o(wb_cyc), .wb_stb_o(wb_stb), .wb_we_o(wb_we), .wb_adr_o(wb_adr), .wb_dat_o(wb_wdat),
-    .wb_sel_o(wb_sel), .wb_dat_i(wb_rdat), .wb_ack_i(wb_ack), .wb_err_i(wb_err),
+    .wb_o(m_req), .wb_i(m_rsp),
     .pc_o(cpu_pc_o), .sleep_o(cpu_sleep_o),
     .bus_err_o, .bus_err_addr_o, .bus_err_we_o
   );
 
-  logic [NumRegions-1:0]    s_cyc, s_ack, s_err;
-  logic [NumRegions*32-1:0] s_dat;
+  // Region i's slave at [ReqBits*i +: ReqBits] / [RspBits*i +: RspBits]. Without the engine its
+  // region is a hole: the interconnect answers every access there with a bus error.
+  localparam logic [NumRegions-1:0] Present = ENGINE ? {NumRegions{1'b1}} : ~(NumRegions'(1) << Engine);
+  logic [NumRegions*ReqBits-1:0] s_req;
+  logic [NumRegions*RspBits-1:0] s_rsp;
 
-  soc_bus u_bus (
-    .clk_i, .rst_ni,
-    .m_cyc_i(wb_cyc), .m_stb_i(wb_stb), .m_adr_i(wb_adr),
-    .m_dat_o(wb_rdat), .m_ack_o(wb_ack), .m_err_o(wb_err),
-    .s_cyc_o(s_cyc), .s_dat_i(s_dat), .s_ack_i(s_ack), .s_err_i(s_err)
-  );
+  wb_interconnect #(
+    .NumSlaves(NumRegions), .Bases(soc_memmap::RegionBases), .Sizes(soc_memmap::RegionSizes), .Present(Present)
+  ) u_bus (.clk_i, .rst_ni, .m_i(m_req), .m_o(m_rsp), .s_o(s_req), .s_i(s_rsp));
 
   // ---------------------------------------------------------------- slaves
   logic irq_engine, irq_nic, irq_timer, irq_uart;
 
   soc_rom #(.AddrBits(17)) u_rom (
-    .clk_i, .rst_ni, .wb_cyc_i(s_cyc[Rom]), .wb_stb_i(wb_stb), .wb_we_i(wb_we),
-    .wb_adr_i(wb_adr[16:0]),
-    .wb_dat_o(s_dat[32*Rom +: 32]), .wb_ack_o(s_ack[Rom]), .wb_err_o(s_err[Rom])
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Rom +: ReqBits]), .wb_o(s_rsp[RspBits*Rom +: RspBits])
   );
 
   soc_ram #(.AddrBits(16)) u_ram (
-    .clk_i, .rst_ni, .wb_cyc_i(s_cyc[Ram]), .wb_stb_i(wb_stb), .wb_we_i(wb_we),
-    .wb_adr_i(wb_adr[15:0]), .wb_dat_i(wb_wdat), .wb_sel_i(wb_sel),
-    .wb_dat_o(s_dat[32*Ram +: 32]), .wb_ack_o(s_ack[Ram]), .wb_err_o(s_err[Ram])
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Ram +: ReqBits]), .wb_o(s_rsp[RspBits*Ram +: RspBits])
   );
 
   soc_sysctl u_sysctl (
-    .clk_i, .rst_ni, .wb_cyc_i(s_cyc[Sysctl]), .wb_stb_i(wb_stb), .wb_we_i(wb_we),
-    .wb_adr_i(wb_adr[11:0]), .wb_dat_i(wb_wdat), .wb_sel_i(wb_sel),
-    .wb_dat_o(s_dat[32*Sysctl +: 32]), .wb_ack_o(s_ack[Sysctl]), .wb_err_o(s_err[Sysctl]),
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Sysctl +: ReqBits]), .wb_o(s_rsp[RspBits*Sysctl +: RspBits]),
     .timer_irq_o(irq_timer),
     .sim_marker_valid_o, .sim_marker_o, .sim_exit_valid_o, .sim_exit_code_o
   );
 
   soc_uart u_uart (
-    .clk_i, .rst_ni, .wb_cyc_i(s_cyc[Uart]), .wb_stb_i(wb_stb), .wb_we_i(wb_we),
-    .wb_adr_i(wb_adr[11:0]), .wb_dat_i(wb_wdat), .wb_sel_i(wb_sel),
-    .wb_dat_o(s_dat[32*Uart +: 32]), .wb_ack_o(s_ack[Uart]), .wb_err_o(s_err[Uart]),
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Uart +: ReqBits]), .wb_o(s_rsp[RspBits*Uart +: RspBits]),
     .irq_o(irq_uart),
     .tx_valid_o(uart_tx_valid_o), .tx_data_o(uart_tx_data_o),
     .rx_valid_i(uart_rx_valid_i), .rx_data_i(uart_rx_data_i), .rx_ready_o(uart_rx_ready_o)
@@ -155,23 +146,17 @@ module soc_top #(
   end
 
   soc_intc u_intc (
-    .clk_i, .rst_ni, .wb_cyc_i(s_cyc[Intc]), .wb_stb_i(wb_stb), .wb_we_i(wb_we),
-    .wb_adr_i(wb_adr[11:0]), .wb_dat_i(wb_wdat), .wb_sel_i(wb_sel),
-    .wb_dat_o(s_dat[32*Intc +: 32]), .wb_ack_o(s_ack[Intc]), .wb_err_o(s_err[Intc]),
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Intc +: ReqBits]), .wb_o(s_rsp[RspBits*Intc +: RspBits]),
     .src_i(irq_src), .cpu_irq_o(cpu_irq)
   );
 
   soc_trng u_trng (
-    .clk_i, .rst_ni, .wb_cyc_i(s_cyc[Trng]), .wb_stb_i(wb_stb), .wb_we_i(wb_we),
-    .wb_adr_i(wb_adr[11:0]), .wb_dat_i(wb_wdat), .wb_sel_i(wb_sel),
-    .wb_dat_o(s_dat[32*Trng +: 32]), .wb_ack_o(s_ack[Trng]), .wb_err_o(s_err[Trng]),
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Trng +: ReqBits]), .wb_o(s_rsp[RspBits*Trng +: RspBits]),
     .seed_i(trng_seed_i)
   );
 
   soc_nic u_nic (
-    .clk_i, .rst_ni, .wb_cyc_i(s_cyc[Nic]), .wb_stb_i(wb_stb), .wb_we_i(wb_we),
-    .wb_adr_i(wb_adr[11:0]), .wb_dat_i(wb_wdat), .wb_sel_i(wb_sel),
-    .wb_dat_o(s_dat[32*Nic +: 32]), .wb_ack_o(s_ack[Nic]), .wb_err_o(s_err[Nic]),
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Nic +: ReqBits]), .wb_o(s_rsp[RspBits*Nic +: RspBits]),
     .irq_o(irq_nic),
     .tx_valid_o(nic_tx_valid_o), .tx_data_o(nic_tx_data_o), .tx_last_o(nic_tx_last_o),
     .tx_ready_i(nic_tx_ready_i),
@@ -179,24 +164,27 @@ module soc_top #(
     .rx_ready_o(nic_rx_ready_o)
   );
 
+  wb_pkg::wb_req_t eng_req;
+  wb_pkg::wb_rsp_t eng_rsp;
+  assign eng_req = s_req[ReqBits*Engine +: ReqBits];
+  assign s_rsp[RspBits*Engine +: RspBits] = eng_rsp;
+
   if (ENGINE) begin : g_engine
     se_engine u_engine (
-      .clk_i, .rst_ni, .wb_cyc_i(s_cyc[Engine]), .wb_stb_i(wb_stb), .wb_we_i(wb_we),
-      .wb_adr_i(wb_adr[15:0]), .wb_dat_i(wb_wdat), .wb_sel_i(wb_sel),
-      .wb_dat_o(s_dat[32*Engine +: 32]), .wb_ack_o(s_ack[Engine]), .wb_err_o(s_err[Engine]),
+      .clk_i, .rst_ni, .wb_cyc_i(eng_req.cyc), .wb_stb_i(eng_req.stb), .wb_we_i(eng_req.we),
+      .wb_adr_i(eng_req.adr[15:0]), .wb_dat_i(eng_req.dat), .wb_sel_i(eng_req.sel),
+      .wb_dat_o(eng_rsp.dat), .wb_ack_o(eng_rsp.ack), .wb_err_o(eng_rsp.err),
       .irq_o(irq_engine), .busy_o(engine_busy_o)
     );
+    // The engine's window holds its 16 address bits; the rest are the interconnect's.
+    logic unused_adr;
+    assign unused_adr = ^eng_req.adr[31:16];
   end else begin : g_no_engine
-    // One error cycle per access, as any slave refusing one.
-    logic err_q;
-    always_ff @(posedge clk_i or negedge rst_ni)
-      if (!rst_ni) err_q <= 1'b0;
-      else         err_q <= s_cyc[Engine] && wb_stb && !err_q;
-    assign s_dat[32*Engine +: 32] = '0;
-    assign s_ack[Engine] = 1'b0;
-    assign s_err[Engine] = err_q;
+    assign eng_rsp = '0;
     assign irq_engine = 1'b0;
     assign engine_busy_o = '0;
+    logic unused_req;
+    assign unused_req = ^eng_req;
   end
 
 endmodule

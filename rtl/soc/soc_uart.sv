@@ -4,62 +4,40 @@
 `default_nettype none
 
 module soc_uart (
-  input  wire logic        clk_i,
-  input  wire logic        rst_ni,
-  input  wire logic        wb_cyc_i,
-  input  wire logic        wb_stb_i,
-  input  wire logic        wb_we_i,
-  input  wire logic [11:0] wb_adr_i,
-  input  wire logic [31:0] wb_dat_i,
-  input  wire logic [3:0]  wb_sel_i,
-  output logic      [31:0] wb_dat_o,
-  output logic             wb_ack_o,
-  output logic             wb_err_o,
-  output logic             irq_o,         // level: RX FIFO not empty && INTR_ENABLE.RX
-  output logic             tx_valid_o,    // one cycle per byte written to TXDATA
-  output logic      [7:0]  tx_data_o,
-  input  wire logic        rx_valid_i,    // a byte is taken when rx_valid_i && rx_ready_o
-  input  wire logic [7:0]  rx_data_i,
-  output logic             rx_ready_o
+  input  wire logic            clk_i,
+  input  wire logic            rst_ni,
+  input  wire wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t      wb_o,
+  output logic                 irq_o,       // level: RX FIFO not empty && INTR_ENABLE.RX
+  output logic                 tx_valid_o,  // one cycle per byte written to TXDATA
+  output logic [7:0]           tx_data_o,
+  input  wire logic            rx_valid_i,  // a byte is taken when rx_valid_i && rx_ready_o
+  input  wire logic [7:0]      rx_data_i,
+  output logic                 rx_ready_o
 );
 
   localparam int Depth = 16;
   localparam int PtrW  = $clog2(Depth);
 
-  logic        req, we, reg_err;
-  logic [11:0] addr;
-  logic [31:0] wdata, rdata;
-  logic [3:0]  be;
+  uart_reg_pkg::uart_reg2hw_t reg2hw;
+  uart_reg_pkg::uart_hw2reg_t hw2reg;
 
-  wb_regif #(.AddrBits(12)) u_wb (
-    .clk_i, .rst_ni, .wb_cyc_i, .wb_stb_i, .wb_we_i, .wb_adr_i, .wb_dat_i, .wb_sel_i,
-    .wb_dat_o, .wb_ack_o, .wb_err_o,
-    .req_o(req), .we_o(we), .addr_o(addr), .wdata_o(wdata), .be_o(be), .rdata_i(rdata),
-    .err_i(reg_err)
-  );
+  uart_reg_top u_reg (.clk_i, .rst_ni, .wb_i, .wb_o, .reg2hw_o(reg2hw), .hw2reg_i(hw2reg), .irq_o);
 
   // RX FIFO: pointers one bit wider than the index, so full and empty differ
   logic [7:0]    fifo [Depth];
   logic [PtrW:0] wp_q, rp_q;
-  logic          empty, full, push, pop, rx_rd, tx_wr, intr_rx, intr_en_rx;
-  logic [7:0]    tx_byte;
+  logic          empty, full, push, pop;
 
   assign empty      = wp_q == rp_q;
   assign full       = wp_q == {~rp_q[PtrW], rp_q[PtrW-1:0]};
   assign rx_ready_o = !full;
   assign push       = rx_valid_i && !full;
-  assign pop        = rx_rd && !empty;
+  assign pop        = reg2hw.rxdata.rd && !empty;
 
-  uart_regs u_regs (
-    .clk_i, .rst_ni,
-    .req_i(req), .we_i(we), .addr_i(addr), .wdata_i(wdata), .be_i(be),
-    .rdata_o(rdata), .err_o(reg_err),
-    .status_rx_valid_i(!empty), .status_tx_ready_i(1'b1),
-    .txdata_data_o(tx_byte), .txdata_wr_o(tx_wr),
-    .rxdata_data_i(empty ? 8'h0 : fifo[rp_q[PtrW-1:0]]), .rxdata_rd_o(rx_rd),
-    .intr_state_rx_o(intr_rx), .intr_state_rx_set_i(push),
-    .intr_enable_rx_o(intr_en_rx)
-  );
+  assign hw2reg.status.rx_valid = !empty;
+  assign hw2reg.rxdata.data     = empty ? 8'h0 : fifo[rp_q[PtrW-1:0]];
+  assign hw2reg.intr_state.rx   = push;   // an event for software; the line follows the FIFO level
 
   always_ff @(posedge clk_i) begin
     if (push) fifo[wp_q[PtrW-1:0]] <= rx_data_i;
@@ -74,16 +52,10 @@ module soc_uart (
     end else begin
       if (push) wp_q <= wp_q + 1'b1;
       if (pop) rp_q <= rp_q + 1'b1;
-      tx_valid_o <= tx_wr;
-      if (tx_wr) tx_data_o <= tx_byte;
+      tx_valid_o <= reg2hw.txdata.wr;
+      if (reg2hw.txdata.wr) tx_data_o <= reg2hw.txdata.data;
     end
   end
-
-  assign irq_o = !empty && intr_en_rx;
-
-  // INTR_STATE.RX is for software (an event log); the interrupt line follows the FIFO level.
-  logic unused_intr;
-  assign unused_intr = intr_rx;
 
 endmodule
 

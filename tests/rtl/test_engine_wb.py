@@ -7,33 +7,27 @@ import hmac
 import os
 import random
 import sys
-import tomllib
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+from cocotb.triggers import ClockCycles, RisingEdge
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from rtlsim import ENGINE_SOURCES, ROOT, run_cocotb
+from rtlsim import ENGINE_SOURCES, ROOT, WbMaster, memmap, regmap as reg_list, run_cocotb
 
 sys.path.insert(0, str(ROOT / "rtl" / "pk"))
 import ucode  # noqa: E402  (the pk microcode's digit width)
 
-AES, SHA, PK, GF2M = 0x0000, 0x1000, 0x2000, 0x3000
+WINDOWS = memmap("rtl/engine/memmap.toml")   # the engine's windows: {ip: (base, size)}
+AES, SHA, PK, GF2M = (WINDOWS[ip][0] for ip in ("aes", "sha", "pk", "gf2m"))
 
 
 def regmap(ip):
-    """Offsets and field layouts from the IP's register description (rtl/<ip>/regs.toml)."""
-    d = tomllib.loads((ROOT / "rtl" / ip / "regs.toml").read_text())
-    regs = {}
-    for r in d["reg"]:
-        fields = {}
-        for f in r.get("fields", []):
-            hi, _, lo = str(f["bits"]).partition(":")
-            fields[f["name"]] = (int(lo or hi), int(hi) - int(lo or hi) + 1, f.get("enum", {}))
-        regs[r["name"]] = (r["offset"], fields, r.get("value"))
-    return regs
+    """Offsets and field layouts from the IP's register description (rtl/<ip>/regs.toml, as
+    tools/regtool.py reads it): {name: (offset, {field: (lo, width, enum)}, const value)}."""
+    return {r.name: (r.offset, {f.name: (f.lo, f.width, f.enum) for f in r.fields if not f.implicit},
+                     r.value if r.access == "const" else None) for r in reg_list(f"rtl/{ip}/regs.toml")}
 
 
 A, S, P, G = regmap("aes"), regmap("sha"), regmap("pk"), regmap("gf2m")
@@ -54,38 +48,19 @@ class TB:
     def __init__(self, dut, seed):
         self.dut = dut
         self.rng = random.Random(seed)
+        self.bus = WbMaster(dut, self.rng, idle=(0, 0, 1, 3))   # 0..3 idle cycles before an access
         cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
 
     async def reset(self):
         d = self.dut
-        for s in (d.wb_cyc_i, d.wb_stb_i, d.wb_we_i, d.wb_adr_i, d.wb_dat_i, d.wb_sel_i):
-            s.value = 0
+        await self.bus.reset()
         d.rst_ni.value = 0
         await ClockCycles(d.clk_i, 2)
         d.rst_ni.value = 1
         await RisingEdge(d.clk_i)
 
     async def access(self, addr, we, data=0, sel=0xF):
-        """One Wishbone classic transaction after 0..3 idle cycles; returns (data, err)."""
-        d = self.dut
-        for _ in range(self.rng.choice((0, 0, 1, 3))):
-            await RisingEdge(d.clk_i)
-        d.wb_cyc_i.value = 1
-        d.wb_stb_i.value = 1
-        d.wb_we_i.value = int(we)
-        d.wb_adr_i.value = addr
-        d.wb_dat_i.value = data
-        d.wb_sel_i.value = sel
-        for _ in range(32):
-            await RisingEdge(d.clk_i)
-            await ReadOnly()
-            if d.wb_ack_o.value or d.wb_err_o.value:
-                got = (int(d.wb_dat_o.value), bool(d.wb_err_o.value))
-                await RisingEdge(d.clk_i)  # leave the read-only phase before driving
-                d.wb_cyc_i.value = 0
-                d.wb_stb_i.value = 0
-                return got
-        raise AssertionError(f"no bus response at {addr:#06x}")
+        return await self.bus.access(addr, we, data, sel)
 
     async def write(self, addr, data):
         _, err = await self.access(addr, True, data)
@@ -195,9 +170,10 @@ async def identification_and_bus_errors(dut):
     assert get(A, "CAPABILITIES", "PTBUF_BLOCKS", cap) > 0
     # the pk IP's digit width is the one its microcode (and the model that checked it) assumes
     assert get(P, "CAPABILITIES", "DIGIT", await tb.read(PK + P["CAPABILITIES"][0])) == ucode.DW
-    # Unmapped offsets, reserved windows, the hole above 0xff in a window, partial writes: bus errors.
-    for addr, we, sel in ((AES + 0xFC, False, 0xF), (0x2100, False, 0xF), (0x3110, True, 0xF), (0x4000, False, 0xF),
-                          (AES + 0x100, False, 0xF), (SHA + 0x104, True, 0xF),
+    # Unmapped offsets, reserved windows, the hole past a window, partial writes: bus errors.
+    past = max(base + size for base, size in WINDOWS.values())
+    for addr, we, sel in ((AES + 0xFC, False, 0xF), (PK + 0x100, False, 0xF), (GF2M + 0x110, True, 0xF),
+                          (past, False, 0xF), (AES + 0x100, False, 0xF), (SHA + 0x104, True, 0xF),
                           (AES + A["CTRL"][0], True, 0x3)):
         _, err = await tb.access(addr, we, 0x5A5A5A5A, sel)
         assert err, f"no bus error for {addr:#06x}"

