@@ -59,6 +59,7 @@ help:
 	@echo "make regs   - generate register blocks, C headers (build/gen) and docs/regs from rtl/*/regs.toml"
 	@echo "make engine - the engine-only Verilator model behind the CLI's --backend rtl"
 	@echo "make node   - the node: simulator (build/sim/<arch>/node) and firmware (build/fw/<config>/)"
+	@echo "make node-sim-fst - FST-traced twins of the node simulators (build/sim/<arch>-fst/node, for --fst)"
 
 setup: $(SETUP_DONE)
 $(SETUP_DONE): tools/requirements.txt tools/setup.sh
