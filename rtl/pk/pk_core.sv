@@ -122,22 +122,20 @@ module pk_core #(
     .r_o(alu_r)
   );
 
-  // digits of a modulus (public): ceil(bitlen / DW), at least 1; and whether the scalar does not
-  // fit the ladder (a digit at or above ndig_f is nonzero). Only SETMOD and SCAL read them, in
-  // SRa: X otherwise, so a simulator skips the scans in every other cycle.
+  // digits of a modulus (public): ceil(bitlen / DW), at least 1
   logic [NdW-1:0] rdata_ndig;
+  always_comb begin
+    rdata_ndig = NdW'(1);
+    for (int j = 0; j < ND; j++)
+      if (|mem_rdata[j*DW +: DW]) rdata_ndig = NdW'(j + 1);
+  end
+
+  // the scalar does not fit the ladder: a digit at or above ndig_f is nonzero
   logic rdata_wide;
   always_comb begin
-    rdata_ndig = 'x;
-    rdata_wide = 1'bx;
-    if (state_q == SRa) begin
-      rdata_ndig = NdW'(1);
-      rdata_wide = 1'b0;
-      for (int j = 0; j < ND; j++) begin
-        if (|mem_rdata[j*DW +: DW]) rdata_ndig = NdW'(j + 1);
-        if (NdW'(j) >= ndig_q[f] && |mem_rdata[j*DW +: DW]) rdata_wide = 1'b1;
-      end
-    end
+    rdata_wide = 1'b0;
+    for (int j = 0; j < ND; j++)
+      if (NdW'(j) >= ndig_q[f] && |mem_rdata[j*DW +: DW]) rdata_wide = 1'b1;
   end
 
   // ladder length L = DW * ndig_f; comb columns C = ceil(L_n / 3)
@@ -192,17 +190,13 @@ module pk_core #(
   logic [6:0] tpoint;   // TLD/TST: the cache slot of point imm's x
   assign tpoint = tbase + {3'b0, imm[2:0], 1'b0};
 
-  // The ALU starts in SGo and SMinvGo. Decoded apart from the sequencer below, which also reads
-  // the command inputs, so that the ALU's step does not depend on them: a simulator evaluates
-  // logic that depends on a top-level input again whenever one changes (pk_core's test bench).
-  assign alu_start = state_q == SGo || state_q == SMinvGo;
-
   always_comb begin
     mem_we = 1'b0;
     mem_waddr = {2'b0, rd};
     mem_wdata = alu_r;
     mem_re = 1'b0;
     mem_raddr = {2'b0, ra};
+    alu_start = 1'b0;
     finish = 1'b0;
     finish_st = status_q;
     next = 1'b0;
@@ -271,6 +265,7 @@ module pk_core #(
       // while the data of slot clr_q - 1 arrives), then write the chosen point's x and y
       STsel: if (clr_q < 5'd14) begin mem_re = 1'b1; mem_raddr = tbase + {2'b0, clr_q}; end
       STselWb: begin mem_we = 1'b1; mem_wdata = opa_q; end
+      SGo: alu_start = 1'b1;
       SWait: if (alu_done) begin mem_we = 1'b1; next = 1'b1; end
       SSwap2: begin  // the second write of CSWAP, TST and TSEL
         mem_we = 1'b1;
@@ -278,6 +273,7 @@ module pk_core #(
         mem_wdata = op == OpCswap && flag_q ? opa_q : opb_q;
         next = 1'b1;
       end
+      SMinvGo: alu_start = 1'b1;
       SMinvWait: if (alu_done) next = 1'b1;
       SClear: begin mem_we = 1'b1; mem_waddr = {2'b0, clr_q}; mem_wdata = '0; end
       default: ;

@@ -317,35 +317,26 @@ module sha256_engine (
   // block = (latched ^ pad) | inner digest | 0x80 marker | 64-bit bit length. The sources never
   // overlap: a FINAL's latched bytes stop before the marker, the length only goes into a block
   // whose last 8 bytes are free, and the outer block's latch is already cleared.
-  // Only a core start reads the block (X otherwise: no gating in synthesis, and a simulator
-  // assembles it only in the cycles that start a compression).
   logic [5:0]   mark_pos;
   logic [63:0]  len_bits;
   logic [511:0] pad_x, mark_v;
   always_comb begin
-    mark_pos   = 'x;
-    len_bits   = 'x;
-    pad_x      = 'x;
-    mark_v     = 'x;
-    core_block = 'x;
-    if (core_init || core_next || core_load) begin
-      for (int i = 0; i < 64; i++) begin
-        pad_x[8*i +: 8] = (pad_ipad ? 8'h36 : 8'h00) ^ (pad_opad ? 8'h5c : 8'h00);
-      end
-      mark_pos = outer ? 6'd32 : (ph_q == PhIdle || ph_q == PhBlk) ? pbytes_q[5:0] : nb_q;
-      mark_v   = '0;
-      for (int i = 0; i < 64; i++) begin
-        mark_v[8*(63 - i) + 7] = mark_en && ({26'd0, mark_pos} == i);
-      end
-      // Bit length = bytes * 8; the outer hash covers the opad block and the 32-byte inner digest.
-      if (outer) begin
-        len_bits = 64'd768;
-      end else begin
-        len_bits = {cnt_q, (ph_q == PhIdle || ph_q == PhBlk) ? pbytes_q[5:0] : nb_q, 3'b000};
-      end
-      core_block = (blk_q ^ pad_x) | mark_v |
-                   {(outer ? core_h : 256'd0), 192'd0, (len_en ? len_bits : 64'd0)};
+    for (int i = 0; i < 64; i++) begin
+      pad_x[8*i +: 8] = (pad_ipad ? 8'h36 : 8'h00) ^ (pad_opad ? 8'h5c : 8'h00);
     end
+    mark_pos = outer ? 6'd32 : (ph_q == PhIdle || ph_q == PhBlk) ? pbytes_q[5:0] : nb_q;
+    mark_v   = '0;
+    for (int i = 0; i < 64; i++) begin
+      mark_v[8*(63 - i) + 7] = mark_en && ({26'd0, mark_pos} == i);
+    end
+    // Bit length = bytes * 8; the outer hash covers the opad block and the 32-byte inner digest.
+    if (outer) begin
+      len_bits = 64'd768;
+    end else begin
+      len_bits = {cnt_q, (ph_q == PhIdle || ph_q == PhBlk) ? pbytes_q[5:0] : nb_q, 3'b000};
+    end
+    core_block = (blk_q ^ pad_x) | mark_v |
+                 {(outer ? core_h : 256'd0), 192'd0, (len_en ? len_bits : 64'd0)};
   end
 
   sha256_core u_core (
