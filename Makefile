@@ -333,7 +333,7 @@ test-asan: $(ASAN_DIR)/se cli node
 # ---- the named jobs -----------------------------------------------------------
 test: cli cross ct node fuzz-build
 	@echo "== test: pytest tests/ (backends sw, rtl and soc, RTL unit tests, the node), two workers"
-	$(PY) -m pytest tests -q -n 2 --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest tests -q -n 2 --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 demo: cli node
 	@echo "== demo: crypto walkthrough (sw, rtl), then the sensor node over DTLS to the collector"
