@@ -63,6 +63,7 @@ help:
 	@echo "make regs   - generate register blocks, C headers (build/gen) and docs/regs from rtl/*/regs.toml"
 	@echo "make engine - the engine-only Verilator model behind the CLI's --backend rtl"
 	@echo "make node   - the node: simulator (build/sim/<arch>/node) and firmware (build/fw/<config>/)"
+	@echo "make node-sim-fst - FST-traced twins of the node simulators (build/sim/<arch>-fst/node, for --fst)"
 
 setup: $(SETUP_DONE)
 $(SETUP_DONE): tools/requirements.txt tools/setup.sh
@@ -359,7 +360,7 @@ test-asan: $(ASAN_DIR)/se cli node
 # ---- the named jobs -----------------------------------------------------------
 test: cli cross ct node fuzz-build
 	@echo "== test: pytest tests/ (backends sw, rtl and soc, RTL unit tests, the node), two workers"
-	$(PY) -m pytest tests -q -n 2 --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest tests -q -n 2 --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 demo: cli node
 	@echo "== demo: crypto walkthrough (sw, rtl), then the sensor node over DTLS to the collector"

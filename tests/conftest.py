@@ -18,6 +18,29 @@ def pytest_addoption(parser):
                           "backend a test module declares with @pytest.mark.backends(...)")
 
 
+# make test runs two pytest-xdist workers over whole files (--dist loadfile) in collection order
+# (--no-loadscope-reorder: xdist's own order, by number of tests, put the cocotb benches, one test
+# each and minutes long, last, and the run ended on one worker). These files take longest (wall
+# seconds on the 2-core machine beside other jobs, one file at a time), so they start first; the
+# others keep pytest's order.
+LONG_FIRST = (
+    "tests/rtl/test_pk_core.py",        # ~300
+    "tests/rtl/test_soc.py",            # ~190: three soc_top models built
+    "tests/fuzz/test_fuzz.py",          # ~130
+    "tests/rtl/test_aes_engine.py",     # 45-130
+    "tests/rtl/test_gf2m_ecsm.py",      # ~80
+    "tests/crypto/test_ecc.py",         # ~70
+    "tests/node/test_selftest.py",      # ~50: four node runs side by side
+    "tests/rtl/test_sha256_engine.py",  # ~50
+    "tests/rtl/test_sha256_core.py",    # ~50
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {path: i for i, path in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable
+
+
 def pytest_generate_tests(metafunc):
     """Runs a test once per backend: those its module names in `pytestmark = pytest.mark.backends(...)`
     (only "sw" when it names none), narrowed by --backend."""

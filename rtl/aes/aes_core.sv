@@ -129,20 +129,18 @@ module aes_core (
   end
 
   // ---- key schedule step (forward: window r -> r+1, backward: r -> r-1) ------------------------
+  // The narrow controls are combinational; the 256-bit step itself (key_step) and the round
+  // (aes_round) are functions called only in the branch of the next-state logic that registers
+  // their result, so a simulator spends nothing on them while the core is idle.
   logic         launch;           // an operation starts this cycle (sources are the key store)
   logic         bwd;              // step direction
-  logic [255:0] win;              // window being stepped
   logic [7:0]   rcon_src, rcon_use;
   logic [3:0]   step;             // index s of the forward step s -> s+1 (backward: its inverse)
   logic         use_f, f_at2, f_rot;
-  logic [31:0]  k0, k1, k2, k3, k4, k5, k6, k7, t0, t1, t2, t3, p0, sub_in, f;
-  logic [31:0]  n0, n1, n2, n3, m0, m1, m2, m3;
-  logic [255:0] win_next;
 
   always_comb begin
     launch   = ~busy_q & (start_i | key_prep_i);
     bwd      = launch ? (start_i & dec_i) : (dec_q & ~prep_q);
-    win      = launch ? key_q : kw_q;
     // Rcon after a full forward schedule: 10 uses (128), 8 (192), 7 (256).
     if (!launch)      rcon_src = rcon_q;
     else if (!bwd)    rcon_src = 8'h01;
@@ -169,81 +167,92 @@ module aes_core (
       default: f_rot = ~step[0];
     endcase
 
+    rcon_use = bwd ? inv_xtime(rcon_src) : rcon_src;
+    if (use_f & f_rot) rcon_d = bwd ? rcon_use : xtime(rcon_src);
+    else               rcon_d = rcon_src;
+  end
+
+  // The window after one step of win.
+  function automatic logic [255:0] key_step(input logic [255:0] win, input logic [1:0] klen,
+                                            input logic bwd_s, input logic use_f_s,
+                                            input logic f_at2_s, input logic f_rot_s,
+                                            input logic [7:0] rcon_s);
+    logic [31:0] k0, k1, k2, k3, k4, k5, k6, k7, t0, t1, t2, t3, p0, sub_in, f;
+    logic [31:0] n0, n1, n2, n3, m0, m1, m2, m3;
     {k0, k1, k2, k3, k4, k5, k6, k7} = win;
     // t0..t3 = w[4r+Nk-4 .. 4r+Nk-1], the top four words of the window; p0 = w[4r+Nk-5].
-    case (keylen_i)
+    case (klen)
       2'd0:    begin {t0, t1, t2, t3} = {k0, k1, k2, k3}; p0 = k3 ^ k2; end
       2'd1:    begin {t0, t1, t2, t3} = {k2, k3, k4, k5}; p0 = k1;      end
       default: begin {t0, t1, t2, t3} = {k4, k5, k6, k7}; p0 = k3;      end
     endcase
 
     // Forward: n_o = w[4r+Nk+o]; backward: m_o = w[4r-4+o].
-    if (bwd) sub_in = f_at2 ? t1 : p0;
-    else     sub_in = f_at2 ? (k0 ^ k1 ^ t3) : t3;
-    rcon_use = bwd ? inv_xtime(rcon_src) : rcon_src;
+    if (bwd_s) sub_in = f_at2_s ? t1 : p0;
+    else       sub_in = f_at2_s ? (k0 ^ k1 ^ t3) : t3;
     f = sub_word(sub_in);
-    if (f_rot) f = {f[23:0], f[31:24]} ^ {rcon_use, 24'h0};
+    if (f_rot_s) f = {f[23:0], f[31:24]} ^ {rcon_s, 24'h0};
 
-    n0 = k0 ^ ((use_f & ~f_at2) ? f : t3);
+    n0 = k0 ^ ((use_f_s & ~f_at2_s) ? f : t3);
     n1 = k1 ^ n0;
-    n2 = k2 ^ ((use_f & f_at2) ? f : n1);
+    n2 = k2 ^ ((use_f_s & f_at2_s) ? f : n1);
     n3 = k3 ^ n2;
     m3 = t3 ^ t2;
-    m2 = t2 ^ ((use_f & f_at2) ? f : t1);
+    m2 = t2 ^ ((use_f_s & f_at2_s) ? f : t1);
     m1 = t1 ^ t0;
-    m0 = t0 ^ ((use_f & ~f_at2) ? f : p0);
+    m0 = t0 ^ ((use_f_s & ~f_at2_s) ? f : p0);
 
-    if (bwd) begin
-      case (keylen_i)
-        2'd0:    win_next = {m0, m1, m2, m3, m0, m1, m2, m3};
-        2'd1:    win_next = {m0, m1, m2, m3, k0, k1, k4, k5};
-        default: win_next = {m0, m1, m2, m3, k0, k1, k2, k3};
+    if (bwd_s) begin
+      case (klen)
+        2'd0:    key_step = {m0, m1, m2, m3, m0, m1, m2, m3};
+        2'd1:    key_step = {m0, m1, m2, m3, k0, k1, k4, k5};
+        default: key_step = {m0, m1, m2, m3, k0, k1, k2, k3};
       endcase
     end else begin
-      case (keylen_i)
-        2'd0:    win_next = {n0, n1, n2, n3, n0, n1, n2, n3};
-        2'd1:    win_next = {k4, k5, n0, n1, n2, n3, k6, k7};
-        default: win_next = {k4, k5, k6, k7, n0, n1, n2, n3};
+      case (klen)
+        2'd0:    key_step = {n0, n1, n2, n3, n0, n1, n2, n3};
+        2'd1:    key_step = {k4, k5, n0, n1, n2, n3, k6, k7};
+        default: key_step = {k4, k5, k6, k7, n0, n1, n2, n3};
       endcase
     end
-
-    if (use_f & f_rot) rcon_d = bwd ? rcon_use : xtime(rcon_src);
-    else               rcon_d = rcon_src;
-  end
+  endfunction
 
   // ---- one round (encrypt: SubBytes, ShiftRows, MixColumns, AddRoundKey;
   //      decrypt: InvShiftRows, InvSubBytes, AddRoundKey, InvMixColumns) -------------------------
-  logic [127:0] sr, sb, ak, mc_in, mc, rnd;
-  logic         last;
-  always_comb begin
-    last = (cnt_q == nr);
+  function automatic logic [127:0] aes_round(input logic [127:0] s, input logic [127:0] rk,
+                                             input logic dec, input logic lst);
+    logic [127:0] sr, sb, ak, mc_in, mc, rnd;
     for (int c = 0; c < 4; c++) begin
       for (int r = 0; r < 4; r++) begin
         // byte (r, c) is at [127 - 8*(4c + r) -: 8]
-        sr[127 - 8*(4*c + r) -: 8] = dec_q ? s_q[127 - 8*(4*((c + 4 - r) % 4) + r) -: 8]
-                                           : s_q[127 - 8*(4*((c + r) % 4) + r) -: 8];
+        sr[127 - 8*(4*c + r) -: 8] = dec ? s[127 - 8*(4*((c + 4 - r) % 4) + r) -: 8]
+                                         : s[127 - 8*(4*((c + r) % 4) + r) -: 8];
       end
     end
-    for (int i = 0; i < 16; i++) sb[8*i +: 8] = sbox_fi(sr[8*i +: 8], dec_q);
-    ak = dec_q ? (sb ^ kw_q[255:128]) : sb;
+    for (int i = 0; i < 16; i++) sb[8*i +: 8] = sbox_fi(sr[8*i +: 8], dec);
+    ak = dec ? (sb ^ rk) : sb;
     for (int c = 0; c < 4; c++) begin
-      mc_in[32*c +: 32] = dec_q ? inv_mix_pre(ak[32*c +: 32]) : ak[32*c +: 32];
+      mc_in[32*c +: 32] = dec ? inv_mix_pre(ak[32*c +: 32]) : ak[32*c +: 32];
       mc[32*c +: 32]    = mix_col(mc_in[32*c +: 32]);
     end
-    rnd = last ? ak : mc;
-    if (!dec_q) rnd = rnd ^ kw_q[255:128];
-  end
+    rnd = lst ? ak : mc;
+    if (!dec) rnd = rnd ^ rk;
+    aes_round = rnd;
+  endfunction
 
   // ---- control ---------------------------------------------------------------------------------
   // Each wide register has a single next-value selection (keeps the multiplexers few).
-  logic start, prep, finish;
+  logic start, prep, finish, last;
   always_comb begin
+    last   = (cnt_q == nr);
     start  = ~busy_q & start_i;
     prep   = ~busy_q & ~start_i & key_prep_i;
     finish = busy_q & last;
-    kw_d   = (busy_q | launch) ? win_next : kw_q;
+    kw_d   = kw_q;
+    if (busy_q | launch)
+      kw_d = key_step(launch ? key_q : kw_q, keylen_i, bwd, use_f, f_at2, f_rot, rcon_use);
     if (start)                 s_d = block_i ^ key_q[255:128];
-    else if (busy_q & ~prep_q) s_d = rnd;
+    else if (busy_q & ~prep_q) s_d = aes_round(s_q, kw_q[255:128], dec_q, last);
     else                       s_d = s_q;
     if (~busy_q & ~start_i & ~key_prep_i & key_load_i) key_d = key_i;
     else if (finish & prep_q)                          key_d = kw_q;

@@ -168,17 +168,7 @@ module aes_engine #(
     in_full  = in_n_q == 5'd16;
     din_n    = (din_bytes_i == 5'd0 || din_bytes_i > 5'd16) ? 5'd16 : din_bytes_i;
 
-    ctr_lo     = {1'b0, ctr_q[31:0]} + 33'd1;
-    // CTR counts over all 128 bits, CCM/GCM use inc32.
-    ctr_inc    = {ctr_q[127:32] + {95'h0, ctr_lo[32] & ~aead}, ctr_lo[31:0]};
     j0         = {ctr_q[127:32], ctr0_q};
-    // The core result combined per mode: ECB/CBC-enc: E(x); CBC-dec: D(x) ^ chain; the stream
-    // modes: data ^ keystream, truncated to the block's bytes.
-    resx       = (core_res ^ (cur_q & {128{~(is_ecb | is_cbc)}}) ^ (chain_q & {128{is_cbc & dec_q}}))
-                 & byte_mask(cur_n_q);
-    tag_mask   = byte_mask(taglen_q);
-    // FINAL: CBC-MAC: MAC; CCM: MAC ^ E(A0); GCM: S ^ E(J0)
-    tagv       = ((core_res & {128{~is_mac}}) ^ (is_gcm ? gh_y : chain_q)) & tag_mask;
 
     chk = StOk;
     case (in_cmd_q)
@@ -202,6 +192,38 @@ module aes_engine #(
     endcase
     need_gh = is_gcm && (in_cmd_q == CmdIv || in_cmd_q == CmdJ0 || in_cmd_q == CmdAad ||
                          in_cmd_q == CmdFinal || (in_cmd_q == CmdData && dec_q));
+  end
+
+  // The wide values below matter only in some states or for some slot commands: outside those
+  // they are X (synthesis adds no gating), so a simulator computes them only when they are used.
+  always_comb begin
+    ctr_lo  = 'x;
+    ctr_inc = 'x;
+    if (in_cmd_q == CmdData) begin  // a DATA command steps the counter when it is taken
+      ctr_lo  = {1'b0, ctr_q[31:0]} + 33'd1;
+      // CTR counts over all 128 bits, CCM/GCM use inc32.
+      ctr_inc = {ctr_q[127:32] + {95'h0, ctr_lo[32] & ~aead}, ctr_lo[31:0]};
+    end
+  end
+
+  always_comb begin
+    resx = 'x;
+    if (state_q == SAes1) begin     // the one state that uses the combined result
+      // The core result combined per mode: ECB/CBC-enc: E(x); CBC-dec: D(x) ^ chain; the stream
+      // modes: data ^ keystream, truncated to the block's bytes.
+      resx = (core_res ^ (cur_q & {128{~(is_ecb | is_cbc)}}) ^ (chain_q & {128{is_cbc & dec_q}}))
+             & byte_mask(cur_n_q);
+    end
+  end
+
+  always_comb begin
+    tag_mask = 'x;
+    tagv     = 'x;
+    if (state_q == SFinal || in_cmd_q == CmdFinal) begin  // FINAL: the tag and its check
+      tag_mask = byte_mask(taglen_q);
+      // FINAL: CBC-MAC: MAC; CCM: MAC ^ E(A0); GCM: S ^ E(J0)
+      tagv     = ((core_res & {128{~is_mac}}) ^ (is_gcm ? gh_y : chain_q)) & tag_mask;
+    end
   end
 
   // ---- control ---------------------------------------------------------------------------------
@@ -477,13 +499,21 @@ module aes_engine #(
     if (cu_in)        cur_d = in_q;
     else if (cu_resx) cur_d = resx;
     else              cur_d = cur_q;
-    core_a = (in_q & {128{a_in}}) | (cur_q & {128{a_cur}}) | (resx & {128{a_resx}});
-    core_b = (chain_d & {128{b_chain}}) | (ctr_q & {128{b_ctr}}) | (ctr_inc & {128{b_inc}}) |
-             (j0 & {128{b_j0}});
-    if (g_resx)     gh_block = resx;
-    else if (g_len) gh_block = {g_fin ? {25'h0, aad_cnt_q, 3'b000} : 64'h0,
-                                25'h0, (g_fin ? dat_cnt_q : aad_cnt_q), 3'b000};
-    else            gh_block = in_q;
+    // The core and GHASH read their block inputs only when started (X otherwise, as above).
+    core_a   = 'x;
+    core_b   = 'x;
+    gh_block = 'x;
+    if (core_start) begin
+      core_a = (in_q & {128{a_in}}) | (cur_q & {128{a_cur}}) | (resx & {128{a_resx}});
+      core_b = (chain_d & {128{b_chain}}) | (ctr_q & {128{b_ctr}}) | (ctr_inc & {128{b_inc}}) |
+               (j0 & {128{b_j0}});
+    end
+    if (gh_start) begin
+      if (g_resx)     gh_block = resx;
+      else if (g_len) gh_block = {g_fin ? {25'h0, aad_cnt_q, 3'b000} : 64'h0,
+                                  25'h0, (g_fin ? dat_cnt_q : aad_cnt_q), 3'b000};
+      else            gh_block = in_q;
+    end
     ram_wdata = resx;
   end
 

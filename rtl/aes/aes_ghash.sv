@@ -27,18 +27,20 @@ module aes_ghash (
 
   // Horner over 16-coefficient digits, highest degrees first: x_q[15:0] holds the coefficients of
   // x^(16k+15) .. x^(16k) (bit 15-j is the coefficient of x^(16k+j)), so Z := Z*x^16 + D(x)*H.
-  logic [2047:0] hx;  // H * x^j in [128*j +: 128]
-  logic [127:0]  acc, hv;
-  always_comb begin
-    hv = h_q;
-    for (int j = 0; j < 16; j++) begin
-      hx[128*j +: 128] = hv;
-      hv = mul_x(hv);
-    end
-    acc = z_q;
+  // A function, called only in the branch of the next-state logic that uses it (busy), so a
+  // simulator spends nothing on it while GHASH is idle.
+  function automatic logic [127:0] horner_step(input logic [127:0] z, input logic [127:0] h,
+                                               input logic [15:0] dig);
+    logic [127:0] acc, hv;  // hv = H * x^j
+    acc = z;
     for (int j = 0; j < 16; j++) acc = mul_x(acc);
-    for (int j = 0; j < 16; j++) acc = acc ^ (hx[128*j +: 128] & {128{x_q[15-j]}});
-  end
+    hv = h;
+    for (int j = 0; j < 16; j++) begin
+      acc = acc ^ (hv & {128{dig[15-j]}});
+      hv  = mul_x(hv);
+    end
+    horner_step = acc;
+  endfunction
 
   always_comb begin
     z_d    = z_q;
@@ -50,7 +52,7 @@ module aes_ghash (
       cnt_d  = 3'd0;
       busy_d = 1'b0;
     end else if (busy_q) begin
-      z_d    = acc;
+      z_d    = horner_step(z_q, h_q, x_q[15:0]);
       x_d    = {16'h0, x_q[127:16]};
       cnt_d  = cnt_q + 3'd1;
       busy_d = (cnt_q != 3'd7);

@@ -154,57 +154,72 @@ module gf2m_ecsm #(
   assign pp = {psel[3:2], psel[1] ^ (sw && psel[3:2] == 2'd0), psel[0]}; // X0 Z0 X1 Z1 T1 ..
   assign qp = (qsel == 3'd3 && sw) ? 3'd7 : qsel;                     // 0 T2 B X1 PY PX 1 X0
 
+  // The operand and write-bus multiplexers matter only while busy (the registers take wbus under
+  // busy_q, the multiplier steps only then): X otherwise, so synthesis adds no gating and a
+  // simulator skips them in idle cycles.
   always_comb begin
-    case (ap)
-      2'd0:    av = z0_q;
-      2'd1:    av = z1_q;
-      2'd2:    av = sz_q;
-      default: av = t1_q;
-    endcase
-    case (bp)
-      3'd0:    bv = x0_q;
-      3'd1:    bv = x1_q;
-      3'd2:    bv = sx_q;
-      3'd3:    bv = px_q;
-      3'd4:    bv = t2_q;
-      3'd5:    bv = bconst;
-      default: bv = {px_q[232:1], px_q[0] ^ ~kob_q};
-    endcase
-    case (pp)
-      4'd0:    lpv = x0_q;
-      4'd1:    lpv = z0_q;
-      4'd2:    lpv = x1_q;
-      4'd3:    lpv = z1_q;
-      4'd4:    lpv = t1_q;
-      4'd5:    lpv = t2_q;
-      4'd6:    lpv = sx_q;
-      4'd7:    lpv = sz_q;
-      4'd8:    lpv = px_q;
-      4'd9:    lpv = py_q;
-      default: lpv = '0;
-    endcase
-    case (qp)
-      3'd1:    lqv = t2_q;
-      3'd2:    lqv = bconst;
-      3'd3:    lqv = x1_q;
-      3'd4:    lqv = py_q;
-      3'd5:    lqv = px_q;
-      3'd6:    lqv = 233'd1;
-      3'd7:    lqv = x0_q;
-      default: lqv = '0;
-    endcase
-    linv = lpv ^ lqv;
-    // One write bus: a MUL's last cycle writes product + addp, any other write is the linear op.
-    wbus = ({233{wr_m}} & prod) ^ (sqf ? gf_sqr(linv) : linv);
+    av   = 'x;
+    bv   = 'x;
+    lpv  = 'x;
+    lqv  = 'x;
+    linv = 'x;
+    wbus = 'x;
+    if (busy_q) begin
+      case (ap)
+        2'd0:    av = z0_q;
+        2'd1:    av = z1_q;
+        2'd2:    av = sz_q;
+        default: av = t1_q;
+      endcase
+      case (bp)
+        3'd0:    bv = x0_q;
+        3'd1:    bv = x1_q;
+        3'd2:    bv = sx_q;
+        3'd3:    bv = px_q;
+        3'd4:    bv = t2_q;
+        3'd5:    bv = bconst;
+        default: bv = {px_q[232:1], px_q[0] ^ ~kob_q};
+      endcase
+      case (pp)
+        4'd0:    lpv = x0_q;
+        4'd1:    lpv = z0_q;
+        4'd2:    lpv = x1_q;
+        4'd3:    lpv = z1_q;
+        4'd4:    lpv = t1_q;
+        4'd5:    lpv = t2_q;
+        4'd6:    lpv = sx_q;
+        4'd7:    lpv = sz_q;
+        4'd8:    lpv = px_q;
+        4'd9:    lpv = py_q;
+        default: lpv = '0;
+      endcase
+      case (qp)
+        3'd1:    lqv = t2_q;
+        3'd2:    lqv = bconst;
+        3'd3:    lqv = x1_q;
+        3'd4:    lqv = py_q;
+        3'd5:    lqv = px_q;
+        3'd6:    lqv = 233'd1;
+        3'd7:    lqv = x0_q;
+        default: lqv = '0;
+      endcase
+      linv = lpv ^ lqv;
+      // One write bus: a MUL's last cycle writes product + addp, any other write is the linear op.
+      wbus = ({233{wr_m}} & prod) ^ (sqf ? gf_sqr(linv) : linv);
+    end
   end
 
   // Digits of b, most significant first.
   always_comb begin
-    bpad        = '0;
-    bpad[232:0] = bv;
-    digit       = '0;
-    for (int j = 0; j < N; j++)
-      if (cnt32 == j) digit = bpad[(N-1-j)*D +: D];
+    bpad  = 'x;
+    digit = 'x;
+    if (busy_q) begin
+      bpad        = '0;
+      bpad[232:0] = bv;
+      digit       = '0;
+      for (int j = 0; j < N; j++)
+        if (cnt32 == j) digit = bpad[(N-1-j)*D +: D];
+    end
   end
 
   gf2m_mul #(.D(D), .KARA(KARA)) u_mul (

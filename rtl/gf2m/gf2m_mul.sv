@@ -4,7 +4,9 @@
 // after ceil(233/D) cycles acc = a * b mod f. The first operand a_i must stay stable for the whole
 // product (the caller holds its register select); d_i is the current digit, top digit first.
 // p_o is the accumulator value after the current cycle (combinational), so the caller can write
-// the finished product on the last cycle without an extra write-back cycle.
+// the finished product on the last cycle without an extra write-back cycle. It is defined only
+// while en_i is high (X otherwise: synthesis drops the condition, and a simulator evaluates the
+// whole product only in the cycles that use it).
 // Digit product a * d: KARA = 1 cuts it into D x D chunk products, each with one Karatsuba level
 // (three (D/2) x (D/2) carry-less products instead of four: fewer AND gates, the choice for
 // gate-level/ASIC flows); KARA = 0 (default) sums the AND pairs of every product bit three at a
@@ -75,12 +77,17 @@ module gf2m_mul #(
     logic [NC*D-1:0] ap;
     logic [TW-1:0]   t;
     always_comb begin
-      ap = '0;
-      ap[232:0] = a_i;
-      t = '0;
-      for (int i = 0; i < NC; i++)
-        t[i*D +: 2*D-1] = t[i*D +: 2*D-1] ^ kmul(ap[i*D +: D], d_i);
-      pd = t[PW-1:0];
+      ap = 'x;
+      t  = 'x;
+      pd = 'x;
+      if (en_i) begin
+        ap = '0;
+        ap[232:0] = a_i;
+        t = '0;
+        for (int i = 0; i < NC; i++)
+          t[i*D +: 2*D-1] = t[i*D +: 2*D-1] ^ kmul(ap[i*D +: D], d_i);
+        pd = t[PW-1:0];
+      end
     end
   end else begin : g_school
     // Schoolbook, packed for LUT6: the digit's AND pairs are summed three at a time,
@@ -97,31 +104,42 @@ module gf2m_mul #(
       (* keep *) logic [PW-1:0] part;
       logic [PW-1:0] ae;
       always_comb begin
-        ae        = '0;
-        ae[232:0] = a_i;
+        ae   = 'x;
+        part = 'x;
+        if (en_i) begin
+          ae        = '0;
+          ae[232:0] = a_i;
+          part = ((ae << (3*g))     & {PW{dp[3*g]}}) ^
+                 ((ae << (3*g + 1)) & {PW{dp[3*g+1]}}) ^
+                 ((ae << (3*g + 2)) & {PW{dp[3*g+2]}});
+        end
       end
-      assign part = ((ae << (3*g))     & {PW{dp[3*g]}}) ^
-                    ((ae << (3*g + 1)) & {PW{dp[3*g+1]}}) ^
-                    ((ae << (3*g + 2)) & {PW{dp[3*g+2]}});
       assign sum_in[g*PW +: PW] = part;
     end
     always_comb begin
-      pd = '0;
-      for (int g = 0; g < G; g++) pd = pd ^ sum_in[g*PW +: PW];
+      pd = 'x;
+      if (en_i) begin
+        pd = '0;
+        for (int g = 0; g < G; g++) pd = pd ^ sum_in[g*PW +: PW];
+      end
     end
   end
 
   logic [TW-1:0] u;
   always_comb begin
-    u = '0;
-    u[PW-1:0] = pd;
-    if (!first_i) u[232+D:D] = u[232+D:D] ^ acc_q;
-    // x^i = x^(i-233) + x^(i-159) for i >= 233, top down so refolded bits are folded again.
-    for (int i = TW - 1; i >= 233; i--) begin
-      u[i-233] = u[i-233] ^ u[i];
-      u[i-159] = u[i-159] ^ u[i];
+    u   = 'x;
+    p_o = 'x;
+    if (en_i) begin
+      u = '0;
+      u[PW-1:0] = pd;
+      if (!first_i) u[232+D:D] = u[232+D:D] ^ acc_q;
+      // x^i = x^(i-233) + x^(i-159) for i >= 233, top down so refolded bits are folded again.
+      for (int i = TW - 1; i >= 233; i--) begin
+        u[i-233] = u[i-233] ^ u[i];
+        u[i-159] = u[i-159] ^ u[i];
+      end
+      p_o = u[232:0];
     end
-    p_o = u[232:0];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -98,36 +98,12 @@ module pk_alu #(
   logic [DW-1:0] a_dig;
   assign a_dig = a_i[j_q * DW +: DW];
 
-  // Shared W x DW multiplier and the accumulator adder. sum = add_x + prod, or add_x - prod when
-  // sub: ~prod + 1, with the +1 entering as the carry into an extra low bit so that it stays one
-  // adder. Subtraction only happens with mul_d = 1, where prod's high digit is 0, so OR-ing sub
-  // into those bits is the same as inverting them and cheaper.
-  logic [W-1:0]    mul_a;
-  logic [DW-1:0]   mul_d;
-  logic [W+DW-1:0] prod;
-  logic [AW-1:0]   add_x, add_y, sum;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [AW:0]     sum_c;              // bit 0 only carries sub into the adder
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic            sub;
-  assign prod  = {{DW{1'b0}}, mul_a} * {{W{1'b0}}, mul_d};
-  assign add_y = {sub, prod[W+DW-1:W] | {DW{sub}}, prod[W-1:0] ^ {W{sub}}};
-  assign sum_c = {add_x, sub} + {add_y, sub};
-  assign sum   = sum_c[AW:1];
-
-  // DW x DW multiplier, low half only (q digit and MINV).
-  logic [DW-1:0] qa, qb, qm;
-  assign qm = qa * qb;
-
   logic [DW-1:0] y0;
   assign y0 = m_i[DW-1:0] ^ {{(DW-3){1'b0}}, 3'b110};
 
-  logic [DW-1:0] one;
-  assign one = {{(DW-1){1'b0}}, 1'b1};
-
   // Step decode: what this cycle does, from the start request or the schedule state.
   logic [1:0] op;
-  logic st_ma, st_mb, st_as, st_fin, st_ia, st_ib;
+  logic st_ma, st_mb, st_as, st_fin, st_ia, st_ib, step;
   always_comb begin
     op     = start ? op_i : op_q;
     st_ma  = 1'b0;
@@ -150,71 +126,122 @@ module pk_alu #(
         st_ib = phase_q;
       end
     end
+    step = st_ma | st_mb | st_as | st_fin | st_ia | st_ib;
   end
 
-  // Operand selection for the shared multiplier and the adder (separate from the quotient
-  // multiplier's, which depends on sum, so that no always block feeds itself).
-  always_comb begin
-    mul_a = b_i;
-    mul_d = one;
-    add_x = acc_q;
+  // The datapath of one step: {acc, q} after it. A function, called only in the cycles that run a
+  // step (below), so the wide multiplier and adder cost a simulator nothing while the unit is
+  // idle; in hardware it is the same logic.
+  //
+  // Shared W x DW multiplier and the accumulator adder. sum = add_x + prod, or add_x - prod when
+  // sub: ~prod + 1, with the +1 entering as the carry into an extra low bit so that it stays one
+  // adder. Subtraction only happens with mul_d = 1, where prod's high digit is 0, so OR-ing sub
+  // into those bits is the same as inverting them and cheaper. The DW x DW multiplier (low half
+  // only) makes the q digit and the MINV steps; its operands depend on sum.
+  function automatic logic [AW+DW-1:0] dp_step(
+      input logic s_ma, input logic s_mb, input logic s_as, input logic s_fin, input logic s_ia,
+      input logic s_ib, input logic s_start, input logic [1:0] s_op, input logic [AW-1:0] acc,
+      input logic [DW-1:0] q, input logic [W-1:0] a, input logic [W-1:0] b, input logic [W-1:0] m,
+      input logic [DW-1:0] minv, input logic [DW-1:0] a_j, input logic [DW-1:0] y_0);
+    logic [W-1:0]    mul_a;
+    logic [DW-1:0]   mul_d;
+    logic [W+DW-1:0] prod;
+`ifndef SYNTHESIS
+    logic [2*DW-1:0] pp;
+`endif
+    logic [AW-1:0]   add_x, add_y, sum, acc_n;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [AW:0]     sum_c;              // bit 0 only carries sub into the adder
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic            sub;
+    logic [DW-1:0]   qa, qb, qm, q_n;
+
+    // Operand selection for the shared multiplier and the adder.
+    mul_a = b;
+    mul_d = {{(DW-1){1'b0}}, 1'b1};
+    add_x = acc;
     sub   = 1'b0;
-    if (st_ma) begin
-      mul_d = a_dig;
-      if (start) add_x = '0;
+    if (s_ma) begin
+      mul_d = a_j;
+      if (s_start) add_x = '0;
     end
-    if (st_mb) begin
-      mul_a = m_i;
-      mul_d = q_q;
+    if (s_mb) begin
+      mul_a = m;
+      mul_d = q;
     end
-    if (st_as) begin
-      add_x = {{(DW+1){1'b0}}, a_i};
-      sub   = op == OP_SUB;
+    if (s_as) begin
+      add_x = {{(DW+1){1'b0}}, a};
+      sub   = s_op == OP_SUB;
     end
-    if (st_fin) begin
-      mul_a = m_i;
-      sub   = op != OP_SUB;
+    if (s_fin) begin
+      mul_a = m;
+      sub   = s_op != OP_SUB;
     end
-  end
+`ifdef SYNTHESIS
+    prod = {{DW{1'b0}}, mul_a} * {{W{1'b0}}, mul_d};
+`else
+    // Simulation: the same product as the sum of its DW x DW digit products, each one machine
+    // word (Verilator's W+DW-bit multiplication costs several times more, and pk runs for most
+    // of a handshake). Synthesis (SYNTHESIS defined, as Yosys does) keeps the single multiplier:
+    // written this way it would build W/DW multipliers and an adder chain instead.
+    prod = '0;
+    for (int i = 0; i < W / DW; i++) begin
+      pp   = {{DW{1'b0}}, mul_a[i*DW +: DW]} * {{DW{1'b0}}, mul_d};
+      prod = prod + ({{(W-DW){1'b0}}, pp} << (i * DW));
+    end
+`endif
+    add_y = {sub, prod[W+DW-1:W] | {DW{sub}}, prod[W-1:0] ^ {W{sub}}};
+    sum_c = {add_x, sub} + {add_y, sub};
+    sum   = sum_c[AW:1];
 
-  // Operands of the DW x DW multiplier: the quotient digit on MA, Newton steps on IA/IB.
-  always_comb begin
+    // Operands of the DW x DW multiplier: the quotient digit on MA, Newton steps on IA/IB.
     qa = sum[DW-1:0];
-    qb = minv_i;
-    if (st_ia) begin
-      qa = m_i[DW-1:0];
-      qb = start ? y0 : q_q;
+    qb = minv;
+    if (s_ia) begin
+      qa = m[DW-1:0];
+      qb = s_start ? y_0 : q;
     end
-    if (st_ib) begin
-      qa = q_q;
-      qb = acc_q[DW-1:0] + {{(DW-2){1'b0}}, 2'd2};
+    if (s_ib) begin
+      qa = q;
+      qb = acc[DW-1:0] + {{(DW-2){1'b0}}, 2'd2};
     end
-  end
+    qm = qa * qb;
 
-  // Register updates.
-  always_comb begin
-    acc_d = acc_q;
-    q_d   = q_q;
-    if (st_ma) begin
-      acc_d = sum;
-      q_d   = qm;
+    // Register updates.
+    acc_n = acc;
+    q_n   = q;
+    if (s_ma) begin
+      acc_n = sum;
+      q_n   = qm;
     end
-    if (st_mb) acc_d = {{DW{1'b0}}, sum[AW-1:DW]};
-    if (st_as) acc_d = sum;
-    if (st_fin) begin
+    if (s_mb) acc_n = {{DW{1'b0}}, sum[AW-1:DW]};
+    if (s_as) acc_n = sum;
+    if (s_fin) begin
       // MUL/ADD keep acc when acc - m < 0; SUB adds m back when a - b < 0.
-      if (op == OP_SUB) acc_d = acc_q[AW-1] ? sum : acc_q;
-      else              acc_d = sum[AW-1] ? acc_q : sum;
+      if (s_op == OP_SUB) acc_n = acc[AW-1] ? sum : acc;
+      else                acc_n = sum[AW-1] ? acc : sum;
     end
-    if (st_ia) begin
-      acc_d = {{(AW-DW){1'b0}}, qm};
-      q_d   = qb;
+    if (s_ia) begin
+      acc_n = {{(AW-DW){1'b0}}, qm};
+      q_n   = qb;
     end
-    if (st_ib) begin
-      acc_d = {{(AW-DW){1'b0}}, qm};
-      q_d   = qm;
+    if (s_ib) begin
+      acc_n = {{(AW-DW){1'b0}}, qm};
+      q_n   = qm;
     end
+    dp_step = {acc_n, q_n};
+  endfunction
+
+  // Register updates: one result vector, so that the step is evaluated once (a simulator that
+  // splits the block per target would otherwise run it for acc_d and q_d each).
+  logic [AW+DW-1:0] nxt;
+  always_comb begin
+    nxt = {acc_q, q_q};
+    if (step)
+      nxt = dp_step(st_ma, st_mb, st_as, st_fin, st_ia, st_ib, start, op, acc_q, q_q,
+                    a_i, b_i, m_i, minv_i, a_dig, y0);
   end
+  assign {acc_d, q_d} = nxt;
 
   // Schedule.
   always_comb begin

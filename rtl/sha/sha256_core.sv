@@ -52,19 +52,24 @@ module sha256_core (
   logic         busy_q, busy_d;
   logic         valid_q, valid_d;
 
-  // One round on the working variables with the current schedule word.
-  logic [31:0] a, b, c, d, e, f, g, h, t1, t2, w0, w_new;
-  logic [255:0] s_round;
-  always_comb begin
-    {a, b, c, d, e, f, g, h} = s_q;
-    w0    = w_q[511:480];
-    t1    = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k_of(round_q) + w0;
-    t2    = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    s_round = {t1 + t2, a, b, c, d + t1, e, f, g};
-    // W[t+16] = s1(W[t+14]) + W[t+9] + s0(W[t+1]) + W[t]
-    w_new = (rotr(w_q[63:32], 17) ^ rotr(w_q[63:32], 19) ^ (w_q[63:32] >> 10)) + w_q[223:192] +
-            (rotr(w_q[479:448], 7) ^ rotr(w_q[479:448], 18) ^ (w_q[479:448] >> 3)) + w0;
-  end
+  // One round on the working variables with schedule word w0 and constant k. The round and the
+  // schedule step are functions, called only in the branch of the next-state logic that runs a
+  // round, so a simulator spends nothing on them while the core is idle.
+  function automatic logic [255:0] sha_round(input logic [255:0] s, input logic [31:0] w0,
+                                             input logic [31:0] k);
+    logic [31:0] a, b, c, d, e, f, g, h, t1, t2;
+    {a, b, c, d, e, f, g, h} = s;
+    t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k + w0;
+    t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+    sha_round = {t1 + t2, a, b, c, d + t1, e, f, g};
+  endfunction
+
+  // W[t+16] = s1(W[t+14]) + W[t+9] + s0(W[t+1]) + W[t]
+  function automatic logic [31:0] sched(input logic [31:0] w14, input logic [31:0] w9,
+                                        input logic [31:0] w1, input logic [31:0] w0);
+    sched = (rotr(w14, 17) ^ rotr(w14, 19) ^ (w14 >> 10)) + w9 +
+            (rotr(w1, 7) ^ rotr(w1, 18) ^ (w1 >> 3)) + w0;
+  endfunction
 
   // Adds two 256-bit states word by word (the feed-forward of the chaining value).
   function automatic logic [255:0] add8(input logic [255:0] x, input logic [255:0] y);
@@ -88,11 +93,11 @@ module sha256_core (
       busy_d  = 1'b1;
       valid_d = 1'b0;
     end else if (busy_q) begin
-      s_d     = s_round;
-      w_d     = {w_q[479:0], w_new};
+      s_d     = sha_round(s_q, w_q[511:480], k_of(round_q));
+      w_d     = {w_q[479:0], sched(w_q[63:32], w_q[223:192], w_q[479:448], w_q[511:480])};
       round_d = round_q + 6'd1;
       if (round_q == 6'd63) begin
-        h_d     = add8(h_q, s_round);
+        h_d     = add8(h_q, s_d);
         busy_d  = 1'b0;
         valid_d = 1'b1;
       end

@@ -80,21 +80,15 @@ module sha256_engine (
 
   // ---- command slot -----------------------------------------------------------------------
   // FINAL's unused bytes are cleared as they are latched, so no later mask is needed.
-  logic [63:0] byte_keep;
-  always_comb begin
+  function automatic logic [511:0] keep_mask(input logic fin, input logic [6:0] nbytes);
     for (int i = 0; i < 64; i++) begin
-      byte_keep[63 - i] = !(cmd_i == CmdFinal) || ({25'd0, din_bytes_i} > i);
+      keep_mask[8*(63 - i) +: 8] = {8{!fin || ({25'd0, nbytes} > i)}};
     end
-  end
+  endfunction
 
   always_ff @(posedge clk_i) begin
-    for (int i = 0; i < 64; i++) begin
-      if (accept) begin
-        blk_q[8*i +: 8] <= byte_keep[i] ? din_i[8*i +: 8] : 8'h00;
-      end else if (blk_clr) begin
-        blk_q[8*i +: 8] <= 8'h00;
-      end
-    end
+    if (accept)       blk_q <= din_i & keep_mask(cmd_i == CmdFinal, din_bytes_i);
+    else if (blk_clr) blk_q <= '0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -25,21 +25,24 @@ NODE_RTL := $(PICORV32_V) $(RTL_ENGINE) $(filter-out $(RTL_ENGINE) $(PICORV32_V)
 # Speed over everything: Verilator -O3, X values resolved at compile time, no assertions. The
 # model's C++ at -O2: -O3 and -march=native measured no faster (and -march=native would tie the
 # binary to the build machine). The PCH override is the engine rule's workaround for the wheel's
-# verilated.mk. FST tracing is compiled in (its writer needs liblz4-dev and zlib1g-dev).
-NODE_VFLAGS := --cc --exe --build -j 2 --top-module soc_top -O3 --x-assign fast --x-initial fast --noassert \
-               --trace-fst
+# verilated.mk. FST tracing is not compiled in: even unused it costs about a fifth of the speed
+# (traced signals stay in the model's state instead of locals); `make node-sim-fst` builds traced
+# twins (build/sim/<core>-fst/node, their FST writer needs liblz4-dev and zlib1g-dev), and the
+# plain binary runs its twin when given --fst.
+NODE_VFLAGS := --cc --exe --build -j 2 --top-module soc_top -O3 --x-assign fast --x-initial fast --noassert
 NODE_MAKEFLAGS := CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
 NODE_CFLAGS := -std=c++17 -O2
 
-# $(1) = simulator name, $(2) = RV32M, $(3) = ENGINE, $(4) = RVC parameter values. Verilator's own make
-# does not see flag changes, so a changed node.mk starts from an empty object directory.
+# $(1) = simulator name, $(2) = RV32M, $(3) = ENGINE, $(4) = RVC parameter values, $(5) = extra
+# Verilator flags. Verilator's own make does not see flag changes, so a changed node.mk starts from
+# an empty object directory.
 define NODE_RULES
 $(BUILD)/sim/$(1)/node: $(NODE_VLT) $(NODE_RTL) rtl/engine/sources.f $(wildcard rtl/soc/sources.f) \
         $(NODE_SRC) $(NODE_HDR) sim/node/node.mk $(GEN)/regs.stamp | $(SETUP_DONE)
 	@echo "== node-sim: Verilating soc_top for $(1) (RV32M=$(2) ENGINE=$(3) RVC=$(4))"
 	@mkdir -p $(BUILD)/sim/$(1)
 	$$(if $$(filter sim/node/node.mk,$$?),rm -rf $(BUILD)/sim/$(1)/obj)
-	MAKEFLAGS="$(NODE_MAKEFLAGS)" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) $(NODE_VFLAGS) -GRV32M=$(2) -GENGINE=$(3) -GRVC=$(4) \
+	MAKEFLAGS="$(NODE_MAKEFLAGS)" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) $(NODE_VFLAGS) $(5) -GRV32M=$(2) -GENGINE=$(3) -GRVC=$(4) \
 	    -CFLAGS "$(NODE_CFLAGS) -DNODE_RV32M=$(2) -DNODE_ENGINE=$(3) -DNODE_RVC=$(4)" -Mdir $(BUILD)/sim/$(1)/obj -o ../node \
 	    $(NODE_VLT) $(NODE_RTL) $(abspath $(NODE_SRC)) > $(BUILD)/sim/$(1)/build.log 2>&1 \
 	    || (cat $(BUILD)/sim/$(1)/build.log; exit 1)
@@ -52,7 +55,15 @@ $(eval $(call NODE_RULES,rv32imc,1,1,1))
 # simulator ~10x faster. build/sim/<arch>-noengine/node.
 $(eval $(call NODE_RULES,rv32i-noengine,0,0,0))
 $(eval $(call NODE_RULES,rv32im-noengine,1,0,0))
+# Their FST-traced twins, built only by `make node-sim-fst`: build/sim/<name>-fst/node.
+NODE_SIMS := rv32i rv32im rv32imc rv32i-noengine rv32im-noengine
+$(eval $(call NODE_RULES,rv32i-fst,0,1,0,--trace-fst))
+$(eval $(call NODE_RULES,rv32im-fst,1,1,0,--trace-fst))
+$(eval $(call NODE_RULES,rv32imc-fst,1,1,1,--trace-fst))
+$(eval $(call NODE_RULES,rv32i-noengine-fst,0,0,0,--trace-fst))
+$(eval $(call NODE_RULES,rv32im-noengine-fst,1,0,0,--trace-fst))
 
-.PHONY: node-sim node-sim-noengine
+.PHONY: node-sim node-sim-noengine node-sim-fst
 node-sim: $(BUILD)/sim/rv32i/node $(BUILD)/sim/rv32im/node $(BUILD)/sim/rv32imc/node
 node-sim-noengine: $(BUILD)/sim/rv32i-noengine/node $(BUILD)/sim/rv32im-noengine/node
+node-sim-fst: $(foreach s,$(NODE_SIMS),$(BUILD)/sim/$(s)-fst/node)
