@@ -10,6 +10,18 @@ def run(args, stdin=""):
     return subprocess.run([str(CLI), *args], input=stdin, capture_output=True, text=True, timeout=60)
 
 
+def test_a_line_that_is_not_utf8_gets_bad_input_and_processing_continues():
+    # the JSON parser's error message quotes the bad bytes: the answer must still be JSON
+    lines = [b'{"op": "sha256", "msg": "\xff\xfe"}', b'{"op":"sha256","ms\xa1\xdd":"00"}',
+             b'{"op":"sha256","msg":"616263"}']
+    p = subprocess.run([str(CLI), "--backend", "sw", "batch"], input=b"\n".join(lines) + b"\n",
+                       capture_output=True, timeout=60)
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [o.get("error") for o in out] == ["bad_input", "bad_input", None]
+    assert out[-1]["digest"] == hashlib.sha256(b"abc").hexdigest()
+    assert p.returncode == 1
+
+
 def test_bad_lines_get_named_errors_and_processing_continues():
     lines = [
         '{"op":"sha256","msg":"6"}',            # odd-length hex

@@ -66,6 +66,8 @@ int cli_batch_line(const char *line, FILE *out)
     req = json_loads(line, 0, &jerr);
     if (req == NULL) {
         resp = json_pack("{s:s, s:s}", "error", "bad_input", "detail", jerr.text);
+        if (resp == NULL) /* the parser's message quotes the line, which may not be UTF-8 */
+            resp = json_pack("{s:s}", "error", "bad_input");
         ok = 0;
     } else {
         resp = cli_run_request(req, &ok);
