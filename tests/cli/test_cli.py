@@ -12,7 +12,8 @@ def run(args, stdin=""):
 
 def test_a_line_that_is_not_utf8_gets_bad_input_and_processing_continues():
     # the JSON parser's error message quotes the bad bytes: the answer must still be JSON
-    lines = [b'{"op": "sha256", "msg": "\xff\xfe"}', b'{"op":"sha256","ms\xa1\xdd":"00"}',
+    lines = [b'{"op": "sha256", "msg": "\xff\xfe"}',
+             b'{"op": "sha256", "key": "0b0\\\xd0\x9d\xcf\x9d00", "ms\xa1\xdd: "00"}',  # found by fuzz_cli_batch
              b'{"op":"sha256","msg":"616263"}']
     p = subprocess.run([str(CLI), "--backend", "sw", "batch"], input=b"\n".join(lines) + b"\n",
                        capture_output=True, timeout=60)
