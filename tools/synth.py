@@ -5,18 +5,23 @@ GE = Yosys `stat -tech cmos` transistor count / 4 after a generic `synth -flatte
 no cost for flip-flops (Yosys prints it with a "+"), so GE is logic only; `ff` reports the flip-flop
 bits of the same netlist beside it. xc7 LUT/FF counts from `synth_xilinx -family xc7`.
 Each IP registers its blocks in rtl/<ip>/synth.json:
-    {"blocks": [{"name": "aes", "top": "aes_wb", "sources": [...], "lib": [...], "sram_bytes": N}]}
-("sources_file": a file listing the sources, one per line, may replace "sources".)
-`lib` files are read as black boxes: SRAM macros, counted in sram_bytes rather than in gates.
-Sources under build/gen come from `make regs`.
+    {"blocks": [{"name": "aes", "core": "iotse:ip:aes", "target": "default", "sram_bytes": N}]}
+The sources and the top are the core's target (rtl/**/*.core, read by tools/cores.py). The files of
+the SRAM core (BLACK_BOXES) are read as black boxes: macros, counted in sram_bytes rather than in
+gates. Sources under build/gen come from `make regs`.
 """
 import argparse
 import json
 import pathlib
 import re
 import subprocess
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import cores  # noqa: E402
+
+BLACK_BOXES = set(cores.files("iotse:prim:sram"))
 
 
 def yosys(script):
@@ -25,12 +30,9 @@ def yosys(script):
 
 
 def area(cfg):
-    if "sources_file" in cfg:  # a list such as rtl/engine/sources.f; black-boxed lib files left out
-        cfg = dict(cfg, sources=[s for s in (ROOT / cfg["sources_file"]).read_text().split()
-                                 if s not in cfg.get("lib", [])])
-    read = " ".join([f"read_verilog -sv -lib {s};" for s in cfg.get("lib", [])] +
-                    [f"read_verilog -sv {s};" for s in cfg["sources"]])
-    top = cfg["top"]
+    files = cores.files(cfg["core"], cfg["target"])
+    read = " ".join(f"read_verilog -sv {'-lib ' if f in BLACK_BOXES else ''}{f};" for f in files)
+    top = cores.toplevel(cfg["core"], cfg["target"])
     # A module marked keep_hierarchy (gf2m_mul) stays a module: stat then prints every module and
     # a "design hierarchy" total, which is the part to read.
     total = lambda text: text.split("=== design hierarchy ===")[-1]

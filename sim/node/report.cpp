@@ -152,7 +152,7 @@ bool Report::write_json(const std::string& path) const
          ", \"rx_bytes\": " + std::to_string(nic_rx_bytes) + "},\n";
     j += "  \"seed\": " + std::to_string(seed) + ",\n";
     char buf[96];
-    std::snprintf(buf, sizeof buf, "  \"wall_seconds\": %.6f,\n  \"cycles_per_second\": %.0f\n", wall_seconds,
+    std::snprintf(buf, sizeof buf, "  \"wall_seconds\": %.6f,\n  \"sim_cycles_per_s\": %.0f\n", wall_seconds,
                   wall_seconds > 0 ? static_cast<double>(total.cycles) / wall_seconds : 0.0);
     j += buf;
     j += "}\n";

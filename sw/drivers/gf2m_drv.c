@@ -2,7 +2,9 @@
 #include <string.h>
 
 #include "drv_internal.h"
+#include "se/ct.h"
 #include "se/drv.h"
+#include "se/ec_hw.h"
 #include "se/hw/gf2m_regs.h"
 
 #define FE 30u    /* bytes of a field element or scalar */
@@ -78,3 +80,64 @@ se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30],
     default: return SE_ERR_BACKEND;
     }
 }
+
+/* ---- se_ec_ops on the gf2m IP (se/ec_hw.h): sect233r1 / sect233k1 ------------------------------ */
+#define BFE FE
+
+static int koblitz(const se_ec_curve *c)
+{
+    return strcmp(c->name, "sect233k1") == 0;
+}
+
+/* k * (x, y) (G when xy is NULL), k an se_bn below 2^233 */
+static se_status b_mul_xy(const se_ec_curve *c, const se_bn *k, const uint8_t *xy, uint8_t *out)
+{
+    uint8_t kb[BFE], gx[BFE], gy[BFE];
+    se_bn_to_bytes(kb, BFE, k);
+    if (xy == NULL) {
+        se_bn_to_bytes(gx, BFE, &c->gx);
+        se_bn_to_bytes(gy, BFE, &c->gy);
+    }
+    out[0] = 0x04;
+    se_status st = se_drv_gf2m_mul(koblitz(c), kb, xy ? xy : gx, xy ? xy + BFE : gy, out + 1,
+                                   out + 1 + BFE);
+    se_ct_wipe(kb, sizeof kb);
+    return st;
+}
+
+/* On the curve (the engine checks) and in the order-n subgroup: n * P = O. */
+static se_status b_validate(const se_ec_curve *c, const uint8_t *pub, size_t len)
+{
+    uint8_t out[1 + 2 * BFE];
+    const uint8_t *xy = se_ec_point_xy(c, pub, len);
+    if (xy == NULL)
+        return SE_ERR_INVALID_POINT;
+    se_status st = b_mul_xy(c, &c->n.m, xy, out);
+    return st == SE_ERR_INFINITY ? SE_OK : st == SE_OK ? SE_ERR_INVALID_POINT : st;
+}
+
+static se_status b_mul(const se_ec_curve *c, const se_bn *k, const uint8_t *pub, size_t len,
+                       uint8_t *out)
+{
+    const uint8_t *xy = NULL;
+    if (pub != NULL && (xy = se_ec_point_xy(c, pub, len)) == NULL)
+        return SE_ERR_INVALID_POINT;
+    return b_mul_xy(c, k, xy, out);
+}
+
+/* Verification's u1 G + u2 Q stays in the library, on its binary curves' operations. */
+static se_status b_mul2_x(const se_ec_curve *c, const se_bn *u1, const se_bn *u2, const uint8_t *pub,
+                          size_t len, se_bn *x)
+{
+    return se_ec_binary_ops.mul2_x(c, u1, u2, pub, len, x);
+}
+
+/* The gf2m IP does scalar multiplication only: ECDSA's arithmetic is the library's, over it. */
+const se_ec_ops se_ec_gf2m_ops = {
+    .validate = b_validate,
+    .mul = b_mul,
+    .mul2_x = b_mul2_x,
+    .sign = se_ec_sign_generic,
+    .verify = se_ec_verify_generic,
+    .sha = &se_drv_sha256_engine,
+};

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
 from nist import parse
-from rtlsim import run_cocotb
+from rtlsim import run_cocotb, sources
 
 try:  # OFB moved to the "decrepit" namespace in cryptography 43
     from cryptography.hazmat.decrepit.ciphers.modes import OFB
@@ -596,7 +596,7 @@ async def cycles_per_block(dut):
         assert v <= limit, f"{k}: {v} cycles per block (goal {limit})"
 
 
-SOURCES = ["rtl/aes/aes_core.sv", "rtl/aes/aes_ghash.sv", "rtl/common/sram_1r1w.sv", "rtl/aes/aes_engine.sv"]
+SOURCES = sources("iotse:ip:aes", "engine")
 
 
 def test_aes_engine():

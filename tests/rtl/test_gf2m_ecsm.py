@@ -13,7 +13,7 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cocotb.utils import get_sim_time
 
 from ossl import Curve
-from rtlsim import ROOT, run_cocotb
+from rtlsim import ROOT, run_cocotb, sources
 
 # ---- GF(2^233), f = x^233 + x^74 + 1, and SEC 1 affine arithmetic (the model) ---------------
 M = 233
@@ -297,12 +297,12 @@ async def start_while_busy_is_ignored(dut):
 
 
 def test_gf2m_ecsm():
-    run_cocotb("gf2m_ecsm", ["rtl/gf2m/gf2m_mul.sv", "rtl/gf2m/gf2m_ecsm.sv"], "test_gf2m_ecsm")
+    run_cocotb("gf2m_ecsm", sources("iotse:ip:gf2m", "ecsm"), "test_gf2m_ecsm")
 
 
 def test_gf2m_ecsm_karatsuba():
     """The Karatsuba digit products (KARA = 1; the default packs schoolbook products into LUT6s,
     smaller on xc7): the same results and the same cycle count, without the long CT sweep."""
-    run_cocotb("gf2m_ecsm", ["rtl/gf2m/gf2m_mul.sv", "rtl/gf2m/gf2m_ecsm.sv"], "test_gf2m_ecsm",
+    run_cocotb("gf2m_ecsm", sources("iotse:ip:gf2m", "ecsm"), "test_gf2m_ecsm",
                parameters={"KARA": 1}, tag="_kara",
                test_filter="generator_random_scalars|random_points_random_scalars|edge_scalars|invalid_points")

@@ -11,7 +11,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
-from rtlsim import run_cocotb
+from rtlsim import run_cocotb, sources
 
 MUL, ADD, SUB, MINV = 0, 1, 2, 3
 NAMES = {MUL: "MUL", ADD: "ADD", SUB: "SUB", MINV: "MINV"}
@@ -198,9 +198,9 @@ async def start_while_busy_is_ignored(dut):
 
 def test_pk_alu():
     """At the default digit width, the engine's (DW = 32)."""
-    run_cocotb("pk_alu", ["rtl/pk/pk_alu.sv"], "test_pk_alu")
+    run_cocotb("pk_alu", sources("iotse:ip:pk", "alu"), "test_pk_alu")
 
 
 def test_pk_alu_dw16():
     """At DW = 16, the half-size multiplier (rtl/pk/README.md: the trade)."""
-    run_cocotb("pk_alu", ["rtl/pk/pk_alu.sv"], "test_pk_alu", parameters={"DW": 16}, tag="_dw16")
+    run_cocotb("pk_alu", sources("iotse:ip:pk", "alu"), "test_pk_alu", parameters={"DW": 16}, tag="_dw16")

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, x25519
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
 
-from rtlsim import ROOT, run_cocotb
+from rtlsim import ROOT, run_cocotb, sources
 
 sys.path.insert(0, str(ROOT / "rtl" / "pk"))
 import ucode  # noqa: E402  (the slot map and program numbers)
@@ -465,5 +465,4 @@ async def big_integer_commands_and_sequences(dut):
 
 
 def test_pk_core():
-    run_cocotb("pk_core", ["rtl/common/sram_1r1w.sv", "rtl/pk/pk_alu.sv", "build/gen/rtl/pk_ucode.sv",
-                           "rtl/pk/pk_core.sv"], "test_pk_core")
+    run_cocotb("pk_core", sources("iotse:ip:pk", "core"), "test_pk_core")

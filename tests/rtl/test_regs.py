@@ -22,7 +22,7 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 
-from rtlsim import ENGINE_SOURCES, WbMaster, memmap, peripheral_sources, reg_window, regmap, run_cocotb
+from rtlsim import ENGINE_SOURCES, WbMaster, memmap, reg_window, regmap, run_cocotb, sources
 
 ALL_ONES = 0xFFFF_FFFF
 
@@ -133,7 +133,7 @@ TIES = {"uart": ["rx_valid_i", "rx_data_i"], "nic": ["rx_valid_i", "rx_data_i", 
         "intc": ["src_i"], "trng": ["seed_i"], "sysctl": []}
 for name, (_, _, regs) in memmap("rtl/soc/memmap.toml", with_regs=True).items():
     if regs:   # the peripherals with a register block
-        TOPS[f"soc_{name}"] = (peripheral_sources(name), TIES[name], [(regs, 0)])
+        TOPS[f"soc_{name}"] = (sources("iotse:soc:soc_top", name), TIES[name], [(regs, 0)])
 
 
 @pytest.mark.parametrize("top", TOPS)

@@ -6,7 +6,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
-from rtlsim import run_cocotb
+from rtlsim import run_cocotb, sources
 
 
 def pad(msg):
@@ -87,4 +87,4 @@ async def start_while_busy_is_ignored(dut):
 
 
 def test_sha256_core():
-    run_cocotb("sha256_core", ["rtl/sha/sha256_core.sv"], "test_sha256_core")
+    run_cocotb("sha256_core", sources("iotse:ip:sha", "core"), "test_sha256_core")

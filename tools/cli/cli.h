@@ -33,8 +33,7 @@ typedef struct {
     const se_backend *ops;
 } cli_backend;
 
-extern const cli_backend *const cli_backends[]; /* backend.c, ended by NULL */
-extern const cli_backend *cli_be;               /* the one chosen by --backend */
+extern const cli_backend *cli_be;               /* the one chosen by --backend (main.c) */
 extern const se_backend cli_soc_ops;            /* soc_backend.c: operations inside the simulated node */
 extern const char *cli_node_config;             /* --node: the node configuration of --backend soc */
 

@@ -107,6 +107,15 @@ static void usage(FILE *f)
                "see docs/cli.md\n");
 }
 
+/* The backends (--backend): `sw` is the crypto library and `rtl` the engine drivers against the
+ * Verilator model of the engine (both through se/backend.h); `soc` runs each operation inside the
+ * simulated node (soc_backend.c). */
+static const cli_backend backend_sw = {"sw", 1, &se_backend_sw};
+static const cli_backend backend_rtl = {"rtl", 0, &se_backend_hw};
+static const cli_backend backend_soc = {"soc", 0, &cli_soc_ops};
+static const cli_backend *const backends[] = {&backend_sw, &backend_rtl, &backend_soc, NULL};
+const cli_backend *cli_be = &backend_sw;
+
 int main(int argc, char **argv)
 {
     const char *backend = "sw";
@@ -122,9 +131,9 @@ int main(int argc, char **argv)
         i += 2;
     }
     cli_be = NULL;
-    for (size_t b = 0; cli_backends[b] != NULL; b++)
-        if (strcmp(backend, cli_backends[b]->name) == 0)
-            cli_be = cli_backends[b];
+    for (size_t b = 0; backends[b] != NULL; b++)
+        if (strcmp(backend, backends[b]->name) == 0)
+            cli_be = backends[b];
     if (cli_be == NULL) {
         fprintf(stderr, "se: unknown backend '%s' (have: sw, rtl, soc)\n", backend);
         return 2;

@@ -66,7 +66,7 @@ typedef struct {
     const se_sha256_engine *sha;
 } se_ec_ops;
 
-/* The library's parts for an engine's ops table (sw/drivers/ec_hw.c): ECDSA's arithmetic over a
+/* The library's parts for an engine's ops table (sw/drivers/pk_drv.c, gf2m_drv.c): ECDSA's arithmetic over a
  * curve's mul and mul2_x (se_ec_ops.sign and .verify of the library's own curves), and the
  * library's operations of each kind of curve. */
 se_status se_ec_sign_generic(const se_ec_curve *c, const se_bn *d, const se_bn *e, const se_bn *k,

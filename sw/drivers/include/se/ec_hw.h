@@ -21,4 +21,9 @@ se_status se_ec_use_engine(se_ec_curve *c);
  * the library, se_ec_curve_builtin then se_ec_use_engine). */
 se_status se_ec_curve_engine(se_ec_curve *c, const se_ec_params *q);
 
+/* The binary curves' ops on the gf2m IP (sw/drivers/gf2m_drv.c; se_ec_use_engine gives them):
+ * scalar multiplication and validation on the engine, ECDSA's arithmetic in the library. The
+ * prime curves' ops live beside the pk driver (sw/drivers/pk_drv.c), private to it. */
+extern const se_ec_ops se_ec_gf2m_ops;
+
 #endif
