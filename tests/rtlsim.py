@@ -79,28 +79,31 @@ def memmap(desc, with_regs=False):
 
 # ---- a Wishbone B4 classic master for cocotb tests
 class WbMaster:
-    """Drives a DUT's Wishbone slave port: the flat wb_{cyc,stb,we,adr,dat,sel}_i / wb_{dat,ack,err}_o
-    signals (se_engine), or the wb_pkg structs wb_i / wb_o (the IPs, the node's peripherals), packed
-    as rtl/common/wb_pkg.sv declares them (first member in the most significant bits).
-    Before each access it waits a number of cycles drawn from `idle` (with `rng`)."""
+    """Drives a DUT's Wishbone slave port: the flat <prefix>_{cyc,stb,we,adr,dat,sel}_i /
+    <prefix>_{dat,ack,err}_o signals (se_engine: prefix wb), or the wb_pkg structs wb_i / wb_o (the
+    IPs, the node's peripherals), packed as rtl/common/wb_pkg.sv declares them (first member in the
+    most significant bits). Before each access it waits a number of cycles drawn from `idle` (with `rng`);
+    an access not answered within `timeout` cycles fails."""
 
-    def __init__(self, dut, rng, idle=(0,)):
-        self.dut, self.rng, self.idle = dut, rng, idle
+    def __init__(self, dut, rng, idle=(0,), prefix="wb", timeout=32):
+        self.dut, self.rng, self.idle, self.timeout = dut, rng, idle, timeout
         self.flat = not hasattr(dut, "wb_i")
+        self.sig = {n: getattr(dut, f"{prefix}_{n}", None) for n in
+                    ("cyc_i", "stb_i", "we_i", "adr_i", "dat_i", "sel_i", "dat_o", "ack_o", "err_o")}
 
     def _drive(self, cyc, we=0, adr=0, dat=0, sel=0):
-        d = self.dut
+        d, s = self.dut, self.sig
         if self.flat:
-            d.wb_cyc_i.value, d.wb_stb_i.value, d.wb_we_i.value = cyc, cyc, we
-            d.wb_adr_i.value, d.wb_dat_i.value, d.wb_sel_i.value = adr, dat, sel
+            s["cyc_i"].value, s["stb_i"].value, s["we_i"].value = cyc, cyc, we
+            s["adr_i"].value, s["dat_i"].value, s["sel_i"].value = adr, dat, sel
         else:   # wb_req_t: cyc, stb, we, sel[3:0], adr[31:0], dat[31:0]
             d.wb_i.value = cyc << 70 | cyc << 69 | we << 68 | sel << 64 | adr << 32 | dat
 
     def _response(self):
         """(ack, err, data) of the cycle."""
-        d = self.dut
+        d, s = self.dut, self.sig
         if self.flat:
-            return bool(d.wb_ack_o.value), bool(d.wb_err_o.value), int(d.wb_dat_o.value)
+            return bool(s["ack_o"].value), bool(s["err_o"].value), int(s["dat_o"].value)
         v = int(d.wb_o.value)   # wb_rsp_t: ack, err, dat[31:0]
         return bool(v >> 33 & 1), bool(v >> 32 & 1), v & 0xFFFF_FFFF
 
@@ -113,7 +116,7 @@ class WbMaster:
         for _ in range(self.rng.choice(self.idle)):
             await RisingEdge(clk)
         self._drive(1, int(we), addr, data, sel)
-        for _ in range(32):
+        for _ in range(self.timeout):
             await RisingEdge(clk)
             await ReadOnly()
             ack, err, got = self._response()

@@ -30,7 +30,13 @@ module aes_engine #(
   output logic [127:0]      tag_o,
   output logic              busy_o,
   output logic              done_o,
-  output logic [3:0]        status_o
+  output logic [3:0]        status_o,
+  // for the DMA, by the mode INIT latched: DATA gives no output block (CBC-MAC; CCM/GCM
+  // decryption, which holds its output until FINAL checks the tag: held_o); checked plaintext is
+  // still being released
+  output logic              no_out_o,
+  output logic              held_o,
+  output logic              rel_o
 );
 
   localparam logic [2:0] ModeEcb = 3'd0, ModeCbc = 3'd1, ModeCtr = 3'd2, ModeOfb = 3'd3,
@@ -569,6 +575,9 @@ module aes_engine #(
   assign dout_o      = out_q;
   assign tag_o       = tag_ok_q ? chain_q : 128'h0;
   assign busy_o      = in_valid_q | (state_q != SIdle) | ~gh_ready;
+  assign no_out_o    = buffered | is_mac;
+  assign held_o      = buffered;
+  assign rel_o       = rel_q | rd_pend_q;
 
   // core_ready is implied by the state machine (the core only runs in SInitWait/SAes1/SMac/SFinal).
   logic unused;

@@ -7,11 +7,18 @@ module aes_wb #(
 ) (
   input  wire logic clk_i, rst_ni,
   input  wire wb_pkg::wb_req_t wb_i, output wb_pkg::wb_rsp_t wb_o,  // the bus side: aes_reg_top (regs.toml)
-  output logic irq_o, busy_o                                         // busy_o: STATUS.BUSY (BUSY_CYCLES)
+  output logic irq_o, busy_o,                                        // busy_o: STATUS.BUSY (BUSY_CYCLES)
+  // The DMA's command stream (rtl/dma): while dma_own_i it issues the engine's commands and pops
+  // its output blocks; then a CMD write is dropped (ERR.CMD_DROPPED) and a DOUT3 read pops nothing.
+  input  wire logic dma_own_i, dma_cmd_valid_i, input wire logic [2:0] dma_cmd_i,
+  input  wire logic [127:0] dma_din_i, input wire logic [4:0] dma_bytes_i, input wire logic dma_out_pop_i,
+  output logic cmd_ready_o, out_valid_o, output logic [127:0] dout_o, output logic no_out_o, held_o, rel_o,
+  output logic eng_busy_o, done_o, output logic [3:0] status_o, output logic [127:0] tag_o
 );
 
-  logic         cmd_ready, out_valid;
-  logic [127:0] dout;
+  logic         cmd_ready, out_valid, done;
+  logic [3:0]   result;
+  logic [127:0] dout, tag;
 
   // The registers, as aes_reg_top keeps them.
   aes_reg_pkg::aes_reg2hw_t reg2hw;
@@ -21,7 +28,7 @@ module aes_wb #(
   assign hw2reg.capabilities.ptbuf_blocks = PtbufBlocks[11:0];
   assign hw2reg.status.cmd_ready = cmd_ready;
   assign hw2reg.status.out_valid = out_valid;
-  assign hw2reg.err.cmd_dropped  = reg2hw.cmd.wr && !cmd_ready;
+  assign hw2reg.err.cmd_dropped  = reg2hw.cmd.wr && (!cmd_ready || dma_own_i);
   assign hw2reg.err.early_read   = |reg2hw.dout.rd && !out_valid;
   assign hw2reg.dout             = out_valid ? dout : 128'h0;
 
@@ -29,12 +36,19 @@ module aes_wb #(
     .clk_i, .rst_ni,
     .key_i(reg2hw.key), .keylen_i(reg2hw.ctrl.keylen), .mode_i(reg2hw.ctrl.mode), .dec_i(reg2hw.ctrl.dec),
     .iv_i(reg2hw.iv), .tag_len_i(reg2hw.ctrl.tag_len), .tag_i(reg2hw.tag_in),
-    .cmd_valid_i(reg2hw.cmd.wr), .cmd_i(reg2hw.cmd.op), .din_i(reg2hw.din), .din_bytes_i(reg2hw.cmd.bytes),
+    .cmd_valid_i(dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr), .cmd_i(dma_own_i ? dma_cmd_i : reg2hw.cmd.op),
+    .din_i(dma_own_i ? dma_din_i : reg2hw.din), .din_bytes_i(dma_own_i ? dma_bytes_i : reg2hw.cmd.bytes),
     .cmd_ready_o(cmd_ready),
-    .out_valid_o(out_valid), .dout_o(dout), .out_pop_i(reg2hw.dout.rd[0] && out_valid),  // DOUT3 read
-    .tag_o(hw2reg.tag_out), .busy_o(hw2reg.status.busy), .done_o(hw2reg.intr_state.done),
-    .status_o(hw2reg.status.result)
+    .out_valid_o(out_valid), .dout_o(dout),
+    .out_pop_i(dma_own_i ? dma_out_pop_i : reg2hw.dout.rd[0] && out_valid),  // DOUT3 read
+    .no_out_o, .held_o, .rel_o,
+    .tag_o(tag), .busy_o(eng_busy_o), .done_o(done), .status_o(result)
   );
+  assign hw2reg.tag_out          = tag;
+  assign hw2reg.status.busy      = eng_busy_o;
+  assign hw2reg.intr_state.done  = done;
+  assign hw2reg.status.result    = result;
+  assign {cmd_ready_o, out_valid_o, dout_o, done_o, status_o, tag_o} = {cmd_ready, out_valid, dout, done, result, tag};
 
 endmodule
 

@@ -1,11 +1,15 @@
 // The security engine: its IPs behind one Wishbone B4 slave, one window each, one interrupt line.
 // The windows (byte offsets from the engine base) are rtl/engine/memmap.toml, through tools/memmap.py
-// (package engine_memmap; docs/engine_map.md): AES, SHA, PK (prime-field ECC), GF2M (B-233/K-233).
-// wb_interconnect answers an access outside the windows with a bus error.
+// (package engine_memmap; docs/engine_map.md): AES, SHA, PK (prime-field ECC), GF2M (B-233/K-233),
+// DMA. wb_interconnect answers an access outside the windows with a bus error.
+// The DMA is the engine's Wishbone master (dma_*): it reaches node RAM, [RamBase, RamBase + RamSize)
+// and nothing else, and streams what it reads through the AES and SHA engines (rtl/dma).
 `default_nettype none
 
 module se_engine #(
-  parameter int PtbufBlocks = 128
+  parameter int          PtbufBlocks = 128,
+  parameter logic [31:0] RamBase     = 32'h1000_0000,  // the DMA's window: the node's RAM
+  parameter logic [31:0] RamSize     = 32'h0001_0000
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -19,12 +23,22 @@ module se_engine #(
   output logic             wb_ack_o,
   output logic             wb_err_o,
   output logic             irq_o,
-  output logic      [3:0]  busy_o    // {GF2M, PK, SHA, AES} busy, for observation
+  output logic      [3:0]  busy_o,   // {GF2M, PK, SHA, AES} busy, for observation
+  // the DMA's master port (Wishbone B4 classic)
+  output logic             dma_cyc_o,
+  output logic             dma_stb_o,
+  output logic             dma_we_o,
+  output logic      [31:0] dma_adr_o,
+  output logic      [31:0] dma_dat_o,
+  output logic      [3:0]  dma_sel_o,
+  input  wire logic [31:0] dma_dat_i,
+  input  wire logic        dma_ack_i,
+  input  wire logic        dma_err_i
 );
 
   localparam int ReqBits = wb_pkg::ReqBits, RspBits = wb_pkg::RspBits;
   localparam int Aes = engine_memmap::AesIdx, Sha = engine_memmap::ShaIdx, Pk = engine_memmap::PkIdx,
-                 Gf2m = engine_memmap::Gf2mIdx;
+                 Gf2m = engine_memmap::Gf2mIdx, Dma = engine_memmap::DmaIdx;
 
   wb_pkg::wb_req_t req;
   wb_pkg::wb_rsp_t rsp;
@@ -45,16 +59,36 @@ module se_engine #(
     .NumSlaves(engine_memmap::NumRegions), .Bases(engine_memmap::RegionBases), .Sizes(engine_memmap::RegionSizes)
   ) u_bus (.clk_i, .rst_ni, .m_i(req), .m_o(rsp), .s_o(s_req), .s_i(s_rsp));
 
-  logic [3:0] irq;
+  logic [4:0] irq;
+
+  // The DMA's streams into AES and SHA.
+  logic         aes_own, aes_cmd_valid, aes_out_pop, aes_cmd_ready, aes_out_valid, aes_no_out, aes_held, aes_rel,
+                aes_busy, aes_done;
+  logic [2:0]   aes_cmd;
+  logic [4:0]   aes_bytes;
+  logic [3:0]   aes_status;
+  logic [127:0] aes_din, aes_dout, aes_tag;
+  logic         sha_own, sha_cmd_valid, sha_cmd_ready, sha_busy, sha_done;
+  logic [2:0]   sha_cmd, sha_status;
+  logic [6:0]   sha_bytes;
+  logic [511:0] sha_din;
+  logic [255:0] sha_digest;
 
   aes_wb #(.PtbufBlocks(PtbufBlocks)) u_aes (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Aes +: ReqBits]), .wb_o(s_rsp[RspBits*Aes +: RspBits]),
-    .irq_o(irq[0]), .busy_o(busy_o[0])
+    .irq_o(irq[0]), .busy_o(busy_o[0]),
+    .dma_own_i(aes_own), .dma_cmd_valid_i(aes_cmd_valid), .dma_cmd_i(aes_cmd), .dma_din_i(aes_din),
+    .dma_bytes_i(aes_bytes), .dma_out_pop_i(aes_out_pop), .cmd_ready_o(aes_cmd_ready),
+    .out_valid_o(aes_out_valid), .dout_o(aes_dout), .no_out_o(aes_no_out), .held_o(aes_held), .rel_o(aes_rel),
+    .eng_busy_o(aes_busy), .done_o(aes_done), .status_o(aes_status), .tag_o(aes_tag)
   );
 
   sha_wb u_sha (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Sha +: ReqBits]), .wb_o(s_rsp[RspBits*Sha +: RspBits]),
-    .irq_o(irq[1]), .busy_o(busy_o[1])
+    .irq_o(irq[1]), .busy_o(busy_o[1]),
+    .dma_own_i(sha_own), .dma_cmd_valid_i(sha_cmd_valid), .dma_cmd_i(sha_cmd), .dma_din_i(sha_din),
+    .dma_bytes_i(sha_bytes), .cmd_ready_o(sha_cmd_ready), .eng_busy_o(sha_busy), .done_o(sha_done),
+    .status_o(sha_status), .digest_o(sha_digest)
   );
 
   pk_wb u_pk (
@@ -66,6 +100,30 @@ module se_engine #(
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Gf2m +: ReqBits]), .wb_o(s_rsp[RspBits*Gf2m +: RspBits]),
     .irq_o(irq[3]), .busy_o(busy_o[3])
   );
+
+  wb_pkg::wb_req_t dma_req;
+  wb_pkg::wb_rsp_t dma_rsp;
+  logic            dma_busy;
+  assign {dma_cyc_o, dma_stb_o, dma_we_o, dma_sel_o, dma_adr_o, dma_dat_o} = dma_req;
+  assign dma_rsp.ack = dma_ack_i;
+  assign dma_rsp.err = dma_err_i;
+  assign dma_rsp.dat = dma_dat_i;
+
+  dma_wb #(.RamBase(RamBase), .RamSize(RamSize)) u_dma (
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Dma +: ReqBits]), .wb_o(s_rsp[RspBits*Dma +: RspBits]),
+    .irq_o(irq[4]), .busy_o(dma_busy), .m_o(dma_req), .m_i(dma_rsp),
+    .aes_own_o(aes_own), .aes_cmd_valid_o(aes_cmd_valid), .aes_cmd_o(aes_cmd), .aes_din_o(aes_din),
+    .aes_bytes_o(aes_bytes), .aes_cmd_ready_i(aes_cmd_ready), .aes_out_valid_i(aes_out_valid),
+    .aes_dout_i(aes_dout), .aes_out_pop_o(aes_out_pop), .aes_no_out_i(aes_no_out), .aes_held_i(aes_held), .aes_rel_i(aes_rel),
+    .aes_busy_i(aes_busy), .aes_done_i(aes_done), .aes_status_i(aes_status), .aes_tag_i(aes_tag),
+    .sha_own_o(sha_own), .sha_cmd_valid_o(sha_cmd_valid), .sha_cmd_o(sha_cmd), .sha_din_o(sha_din),
+    .sha_bytes_o(sha_bytes), .sha_cmd_ready_i(sha_cmd_ready), .sha_busy_i(sha_busy), .sha_done_i(sha_done),
+    .sha_status_i(sha_status), .sha_digest_i(sha_digest)
+  );
+
+  // (The DMA's busy shows in its STATUS and BUSY_CYCLES; busy_o keeps the four compute IPs.)
+  logic unused_dma_busy;
+  assign unused_dma_busy = dma_busy;
 
   assign irq_o = |irq;
 

@@ -4,12 +4,18 @@
 module sha_wb (
   input  wire logic clk_i, rst_ni,
   input  wire wb_pkg::wb_req_t wb_i, output wb_pkg::wb_rsp_t wb_o,  // the bus side: sha_reg_top (regs.toml)
-  output logic irq_o, busy_o                                         // busy_o: STATUS.BUSY (BUSY_CYCLES)
+  output logic irq_o, busy_o,                                        // busy_o: STATUS.BUSY (BUSY_CYCLES)
+  // The DMA's command stream (rtl/dma): while dma_own_i it issues the engine's commands (its blocks
+  // already big-endian); then a CMD write is dropped (ERR.CMD_DROPPED).
+  input  wire logic dma_own_i, dma_cmd_valid_i, input wire logic [2:0] dma_cmd_i,
+  input  wire logic [511:0] dma_din_i, input wire logic [6:0] dma_bytes_i,
+  output logic cmd_ready_o, eng_busy_o, done_o, output logic [2:0] status_o, output logic [255:0] digest_o
 );
 
-  logic         cmd_ready;
+  logic         cmd_ready, done;
   logic [2:0]   result;
   logic [511:0] din;
+  logic [255:0] digest;
 
   // The registers, as sha_reg_top keeps them.
   sha_reg_pkg::sha_reg2hw_t reg2hw;
@@ -29,17 +35,22 @@ module sha_wb (
 
   assign hw2reg.status.cmd_ready = cmd_ready;
   assign hw2reg.status.result    = {1'b0, result};
-  assign hw2reg.err.cmd_dropped  = reg2hw.cmd.wr && !cmd_ready;
+  assign hw2reg.err.cmd_dropped  = reg2hw.cmd.wr && (!cmd_ready || dma_own_i);
 
   sha256_engine u_engine (
     .clk_i, .rst_ni,
     .hmac_i(reg2hw.ctrl.hmac),
-    .cmd_valid_i(reg2hw.cmd.wr), .cmd_i(reg2hw.cmd.op), .din_i(din), .din_bytes_i(reg2hw.cmd.bytes),
+    .cmd_valid_i(dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr), .cmd_i(dma_own_i ? dma_cmd_i : reg2hw.cmd.op),
+    .din_i(dma_own_i ? dma_din_i : din), .din_bytes_i(dma_own_i ? dma_bytes_i : reg2hw.cmd.bytes),
     .cmd_ready_o(cmd_ready),
-    .digest_o(hw2reg.digest), .digest_valid_o(hw2reg.status.digest_valid),
+    .digest_o(digest), .digest_valid_o(hw2reg.status.digest_valid),
     .state_valid_o(hw2reg.status.state_valid), .key_valid_o(hw2reg.status.key_valid),
-    .busy_o(hw2reg.status.busy), .done_o(hw2reg.intr_state.done), .status_o(result)
+    .busy_o(eng_busy_o), .done_o(done), .status_o(result)
   );
+  assign hw2reg.digest           = digest;
+  assign hw2reg.status.busy      = eng_busy_o;
+  assign hw2reg.intr_state.done  = done;
+  assign {cmd_ready_o, done_o, status_o, digest_o} = {cmd_ready, done, result, digest};
 
 endmodule
 

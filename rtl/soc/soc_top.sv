@@ -89,15 +89,21 @@ module soc_top #(
                         pcpi_rs1, pcpi_rs2, eoi, trace_valid, trace_data};
 
   // ---------------------------------------------------------------- bus
-  wb_pkg::wb_req_t m_req;
-  wb_pkg::wb_rsp_t m_rsp;
+  // Two masters, the CPU first and the engine's DMA second (wb_arbiter: fixed priority, a master
+  // keeps the bus while it holds cyc; the DMA holds it for one block at most, rtl/soc/README.md).
+  wb_pkg::wb_req_t cpu_req, dma_req, m_req;
+  wb_pkg::wb_rsp_t cpu_rsp, dma_rsp, m_rsp;
+
+  wb_arbiter #(.NumMasters(2)) u_arb (
+    .clk_i, .rst_ni, .m_i({dma_req, cpu_req}), .m_o({dma_rsp, cpu_rsp}), .s_o(m_req), .s_i(m_rsp)
+  );
 
   soc_cpu_bridge u_bridge (
     .clk_i, .rst_ni,
     .mem_valid_i(mem_valid), .mem_instr_i(mem_instr), .mem_ready_o(mem_ready),
     .mem_addr_i(mem_addr), .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb),
     .mem_rdata_o(mem_rdata),
-    .wb_o(m_req), .wb_i(m_rsp),
+    .wb_o(cpu_req), .wb_i(cpu_rsp),
     .pc_o(cpu_pc_o), .sleep_o(cpu_sleep_o),
     .bus_err_o, .bus_err_addr_o, .bus_err_we_o
   );
@@ -170,17 +176,23 @@ module soc_top #(
   assign s_rsp[RspBits*Engine +: RspBits] = eng_rsp;
 
   if (ENGINE) begin : g_engine
-    se_engine u_engine (
+    se_engine #(.RamBase(soc_memmap::RamBase), .RamSize(soc_memmap::RamSize)) u_engine (
       .clk_i, .rst_ni, .wb_cyc_i(eng_req.cyc), .wb_stb_i(eng_req.stb), .wb_we_i(eng_req.we),
       .wb_adr_i(eng_req.adr[15:0]), .wb_dat_i(eng_req.dat), .wb_sel_i(eng_req.sel),
       .wb_dat_o(eng_rsp.dat), .wb_ack_o(eng_rsp.ack), .wb_err_o(eng_rsp.err),
-      .irq_o(irq_engine), .busy_o(engine_busy_o)
+      .irq_o(irq_engine), .busy_o(engine_busy_o),
+      .dma_cyc_o(dma_req.cyc), .dma_stb_o(dma_req.stb), .dma_we_o(dma_req.we), .dma_adr_o(dma_req.adr),
+      .dma_dat_o(dma_req.dat), .dma_sel_o(dma_req.sel), .dma_dat_i(dma_rsp.dat), .dma_ack_i(dma_rsp.ack),
+      .dma_err_i(dma_rsp.err)
     );
     // The engine's window holds its 16 address bits; the rest are the interconnect's.
     logic unused_adr;
     assign unused_adr = ^eng_req.adr[31:16];
   end else begin : g_no_engine
     assign eng_rsp = '0;
+    assign dma_req = '0;
+    logic unused_dma;
+    assign unused_dma = ^dma_rsp;
     assign irq_engine = 1'b0;
     assign engine_busy_o = '0;
     logic unused_req;

@@ -154,6 +154,39 @@ static se_status data_blocks(const uint8_t *in, size_t len, uint8_t *out)
     return st;
 }
 
+/* The same by DMA, when it reaches the buffers: DATA over in[0..len) (its output blocks to out, or
+ * NULL where the engine gives none: CBC-MAC, CCM/GCM decryption), then, for fin != NULL, FINAL with
+ * its first fin_len bytes (the tag or MAC; a decryption's checked plaintext) to fin. The CPU
+ * sleeps meanwhile. SE_ERR_NOT_SUPPORTED if the DMA cannot reach a buffer (ROM): the caller moves
+ * the blocks through the registers. */
+static se_status dma_data(const uint8_t *in, size_t len, uint8_t *out, uint8_t *fin, size_t fin_len)
+{
+    uint32_t d[2][SE_DRV_DMA_WORDS] = {{0}};
+    size_t n = 0;
+    int reach = 1;
+
+    if (len != 0) {
+        d[n][0] = SE_DRV_DMA_AES_DATA;
+        d[n][1] = se_hal_dma_in(in, len);
+        d[n][2] = out ? se_hal_dma_out(out, len) : 0u;
+        d[n][3] = (uint32_t)len;
+        reach = d[n][1] != 0 && (out == NULL || d[n][2] != 0);
+        n++;
+    }
+    if (fin != NULL) {
+        d[n][0] = SE_DRV_DMA_AES_FINAL;
+        d[n][2] = se_hal_dma_out(fin, fin_len);
+        d[n][3] = (uint32_t)fin_len;
+        reach &= d[n][2] != 0 && fin_len != 0;
+        n++;
+    }
+    if (!reach || n == 0) {
+        se_hal_dma_sync(); /* gives back the places taken */
+        return SE_ERR_NOT_SUPPORTED;
+    }
+    return se_drv_dma_run(d, n);
+}
+
 /* The first n bytes of TAG_OUT (the MAC or tag computed by FINAL). */
 static void read_tag(uint8_t *tag, size_t n)
 {
@@ -182,7 +215,7 @@ se_status se_drv_aes_crypt(se_aes_mode mode, int decrypt, const uint8_t *key, si
     if ((mode == SE_AES_MODE_ECB || mode == SE_AES_MODE_CBC) && len % BLK != 0)
         return SE_ERR_BAD_LENGTH;
     if ((st = init((uint32_t)mode, decrypt, key, key_len, mode == SE_AES_MODE_ECB ? NULL : iv, 0)) == SE_OK &&
-        (st = data_blocks(in, len, out)) == SE_OK)
+        (st = dma_data(in, len, out, NULL, 0)) == SE_ERR_NOT_SUPPORTED && (st = data_blocks(in, len, out)) == SE_OK)
         st = finish();
     wipe_key();
     return st;
@@ -196,6 +229,7 @@ se_status se_drv_aes_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *
     if (len == 0 || len % BLK != 0 || mac_len < 4 || mac_len > BLK)
         return SE_ERR_BAD_LENGTH;
     if ((st = init(SE_AES_CTRL_MODE_CBC_MAC, 0, key, key_len, NULL, mac_len)) == SE_OK &&
+        (st = dma_data(data, len, NULL, mac, mac_len)) == SE_ERR_NOT_SUPPORTED &&
         (st = data_blocks(data, len, NULL)) == SE_OK &&
         (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
         read_tag(mac, mac_len);
@@ -330,6 +364,7 @@ se_status se_drv_aead_seal(const se_aead_key *k, const uint8_t *nonce, size_t no
     if (st != SE_OK)
         return st;
     if ((st = aead_start(mode, 0, key, key_len, nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK &&
+        (st = dma_data(pt, len, ct, tag, tag_len)) == SE_ERR_NOT_SUPPORTED &&
         (st = data_blocks(pt, len, ct)) == SE_OK &&
         (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
         read_tag(tag, tag_len);
@@ -358,6 +393,7 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
     se_drv_write_words(SE_HAL_AES_BASE + SE_AES_TAG_IN(0), t, 4);
     /* The engine keeps the plaintext until FINAL has checked the tag; only then is it readable. */
     if ((st = aead_start(mode, 1, key, key_len, nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK &&
+        (len == 0 || (st = dma_data(ct, len, NULL, pt, len)) == SE_ERR_NOT_SUPPORTED) &&
         (st = data_blocks(ct, len, NULL)) == SE_OK &&
         (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
         for (size_t off = 0; off < len && st == SE_OK; off += BLK)

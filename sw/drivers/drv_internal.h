@@ -66,6 +66,23 @@ static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, 
     return st;
 }
 
+/* The engine's DMA (dma_drv.c, rtl/dma/README.md). A descriptor is five words: CTRL (an op below,
+ * for SHA with its flags), SRC, DST, LEN and NEXT, which se_drv_dma_run fills in. A driver takes
+ * the bus addresses of its buffers with se_hal_dma_in/out, builds the chain on its stack, and
+ * runs it; when a buffer is out of the DMA's reach (0), it moves the bytes itself. */
+#define SE_DRV_DMA_WORDS 5
+#define SE_DRV_DMA_AES_AAD 1u
+#define SE_DRV_DMA_AES_DATA 2u
+#define SE_DRV_DMA_AES_FINAL 3u
+#define SE_DRV_DMA_SHA 4u
+#define SE_DRV_DMA_SHA_INIT (1u << 8)
+#define SE_DRV_DMA_SHA_FINAL (1u << 9)
+
+/* Runs the chain d[0..n) (linking it), sleeping until it ends: SE_OK, SE_ERR_BAD_TAG (the AES
+ * engine's tag check failed: nothing was released), or SE_ERR_BACKEND (any other refusal, which the
+ * driver's own checks leave to a bus error or a broken engine). */
+se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n);
+
 static inline se_status se_drv_wait(uint32_t status, uint32_t bit, uint32_t want)
 {
     return se_drv_wait_n(status, bit, want, SE_DRV_POLL_LIMIT);

@@ -116,13 +116,21 @@ static se_status finish(void)
     return SE_OK;
 }
 
-/* One message: INIT, whole blocks, FINAL with the rest (the engine pads), then the digest. */
+/* One message: INIT, whole blocks, FINAL with the rest (the engine pads), then the digest; by DMA
+ * (one descriptor, the CPU asleep) where it reaches msg and out, else through the registers. */
 static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[32])
 {
+    uint32_t d[1][SE_DRV_DMA_WORDS] = {{SE_DRV_DMA_SHA | SE_DRV_DMA_SHA_INIT | SE_DRV_DMA_SHA_FINAL, 0, 0,
+                                        (uint32_t)len, 0}};
     size_t off = 0;
     se_status st;
 
     wr(SE_SHA_CTRL, (uint32_t)(hmac != 0) << SE_SHA_CTRL_HMAC_SHIFT | DIN_LE);
+    d[0][1] = len != 0 ? se_hal_dma_in(msg, len) : 0u;
+    d[0][2] = se_hal_dma_out(out, 32);
+    if ((len == 0 || d[0][1] != 0) && d[0][2] != 0)
+        return se_drv_dma_run(d, 1);
+    se_hal_dma_sync(); /* gives back the places taken */
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, SE_SHA_CMD_OP_INIT << SE_SHA_CMD_OP_SHIFT);

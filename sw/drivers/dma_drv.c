@@ -1,0 +1,51 @@
+/* The engine's DMA (rtl/dma, docs/regs/dma.md): runs a chain of descriptors the AES and SHA
+ * drivers build, while the CPU sleeps until the chain's DONE or ERROR interrupt. */
+#include "drv_internal.h"
+#include "se/hw/dma_regs.h"
+
+static uint32_t rd(uint32_t reg)
+{
+    return se_hal_read32(SE_HAL_DMA_BASE + reg);
+}
+
+static void wr(uint32_t reg, uint32_t v)
+{
+    se_hal_write32(SE_HAL_DMA_BASE + reg, v);
+}
+
+#define INTR_BOTH (1u << SE_DMA_INTR_STATE_DONE_SHIFT | 1u << SE_DMA_INTR_STATE_ERROR_SHIFT)
+
+se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n)
+{
+    uint32_t base = se_hal_dma_in(d, n * sizeof d[0]), st = 0;
+    se_status ret = SE_ERR_BACKEND;
+
+    for (size_t i = 0; i < n; i++)
+        d[i][4] = i + 1 < n ? base + (uint32_t)((i + 1) * sizeof d[0]) : 0u;
+    wr(SE_DMA_INTR_STATE, INTR_BOTH);
+    wr(SE_DMA_INTR_ENABLE, INTR_BOTH);
+    wr(SE_DMA_DESC, base);
+    wr(SE_DMA_CMD, SE_DMA_CMD_OP_START << SE_DMA_CMD_OP_SHIFT);
+    for (uint32_t i = 0; i < SE_DRV_POLL_LIMIT; i++) {
+        st = rd(SE_DMA_STATUS);
+        if ((st & (SE_DMA_STATUS_BUSY_MASK << SE_DMA_STATUS_BUSY_SHIFT)) == 0) {
+            ret = SE_OK;
+            break;
+        }
+        se_hal_sleep();
+    }
+    wr(SE_DMA_INTR_ENABLE, 0u);
+    wr(SE_DMA_INTR_STATE, INTR_BOTH);
+    se_hal_dma_sync();
+    /* (descriptors on the caller's stack are always in RAM: base 0 cannot pass the DMA's check,
+     * which ends the chain in BAD_ADDR) */
+    if (ret != SE_OK || se_hal_take_fault())
+        return SE_ERR_BACKEND;
+    st >>= SE_DMA_STATUS_RESULT_SHIFT; /* RESULT, then IP_RESULT above it */
+    if ((st & SE_DMA_STATUS_RESULT_MASK) == SE_DMA_STATUS_RESULT_OK)
+        return SE_OK;
+    /* ENGINE with the AES engine's TAG_FAIL (1); any other refusal is a driver's or the bus's fault */
+    return st == (SE_DMA_STATUS_RESULT_ENGINE | 1u << (SE_DMA_STATUS_IP_RESULT_SHIFT - SE_DMA_STATUS_RESULT_SHIFT))
+               ? SE_ERR_BAD_TAG
+               : SE_ERR_BACKEND;
+}
