@@ -3,17 +3,18 @@
 // registers), so a message crosses the bus once per word and never through the CPU.
 //
 // A descriptor is five words at a 4-byte aligned RAM address (rtl/dma/README.md):
-//   +0 CTRL  [3:0] OP: 1 AES_AAD, 2 AES_DATA, 3 AES_FINAL, 4 SHA; SHA only: [8] INIT, [9] FINAL;
-//            every other bit 0
+//   +0 CTRL  [3:0] OP: 1 AES_AAD, 2 AES_DATA, 3 AES_FINAL, 4 SHA; SHA only: [8] INIT, [9] FINAL,
+//            [10] KEY (alone); every other bit 0
 //   +4 SRC   +8 DST  (any byte address)   +12 LEN (bytes)   +16 NEXT (the next descriptor, 0: the end)
 // Ops (the IP is configured and, for AES, INIT-ed through its registers first):
 //   AES_AAD    LEN bytes at SRC as AAD blocks
 //   AES_DATA   LEN bytes at SRC as DATA blocks; each output block to DST (none in CBC-MAC, nor
 //              while the AES engine holds CCM/GCM decryption output until the tag is checked)
 //   AES_FINAL  FINAL; then to DST the LEN bytes of checked plaintext it releases (CCM/GCM
-//              decryption; nothing if the tag fails), or else the first LEN (1..16) bytes of the tag
+//              decryption; nothing if the tag fails), or else the first LEN (0..16) bytes of the tag
 //   SHA        [INIT,] LEN bytes at SRC as 64-byte BLOCKs (a multiple of 64 without FINAL) [, the
-//              rest as FINAL, and the 32-byte digest to DST]
+//              rest as FINAL, and the 32-byte digest to DST]; with KEY, the LEN (0..64) bytes at SRC,
+//              zero-padded, become the HMAC key (CMD KEY)
 // RAM words are little-endian (byte 0 of a message in bits 7:0); the IPs' blocks are big-endian. A
 // block that starts inside a word is read as whole words and shifted; one written there is written
 // as whole words with byte enables.
@@ -79,7 +80,7 @@ module dma_core #(
   localparam logic [3:0] ResOk = 4'd0, ResBadOp = 4'd1, ResBadAddr = 4'd2, ResBadLen = 4'd3,
                          ResOverlap = 4'd4, ResBusError = 4'd5, ResEngine = 4'd6, ResAborted = 4'd7;
   localparam logic [2:0] AesAad = 3'd4, AesData = 3'd5, AesFinal = 3'd6;
-  localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3;
+  localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3, ShaKey = 3'd4;
   localparam logic [1:0] SrcDout = 2'd0, SrcTag = 2'd1, SrcDigest = 2'd2;
 
   typedef enum logic [3:0] {
@@ -124,6 +125,7 @@ module dma_core #(
 
   wire [3:0] op   = ctrl_q[3:0];
   wire       finf = ctrl_q[9];
+  wire       keyf = ctrl_q[10];
   wire       is_aes = op == OpAesAad || op == OpAesData || op == OpAesFinal;
   wire       running = state_q != SIdle && state_q != SFetch && state_q != SCheck && state_q != SEnd;
   wire       ip_busy = is_aes ? aes_busy_i : sha_busy_i;
@@ -137,13 +139,14 @@ module dma_core #(
   logic [31:0] wlen;
   always_comb begin
     reads  = op != OpAesFinal && len_q != 32'd0;
-    writes = (op == OpAesData && !aes_no_out_i) || op == OpAesFinal || (op == OpSha && finf);
+    writes = (op == OpAesData && !aes_no_out_i) || (op == OpAesFinal && len_q != 32'd0) || (op == OpSha && finf);
     wlen   = op == OpSha ? 32'd32 : len_q;
     verdict = ResOk;
-    if (op == 4'd0 || op > OpSha || ctrl_q[31:10] != '0 || ctrl_q[7:4] != '0 || (op != OpSha && ctrl_q[9:8] != '0))
+    if (op == 4'd0 || op > OpSha || ctrl_q[31:11] != '0 || ctrl_q[7:4] != '0 || (op != OpSha && ctrl_q[10:8] != '0) ||
+        (keyf && ctrl_q[9:8] != '0))
       verdict = ResBadOp;
-    else if (len_q > RamSize || (len_q == 32'd0 && op != OpSha) ||
-             (op == OpSha && !finf && len_q[5:0] != 6'd0) ||
+    else if (len_q > RamSize || (len_q == 32'd0 && (op == OpAesAad || op == OpAesData)) ||
+             (op == OpSha && !finf && !keyf && len_q[5:0] != 6'd0) || (keyf && len_q > 32'd64) ||
              (op == OpAesFinal && !aes_held_i && len_q > 32'd16))
       verdict = ResBadLen;
     else if ((reads && !in_ram(src_q, len_q)) || (writes && !in_ram(dst_q, wlen)))
@@ -162,7 +165,7 @@ module dma_core #(
   always_comb begin
     inb = buf_q >> {roff_q, 3'b000};
     for (int k = 0; k < 16; k++) aes_din_o[127 - 8*k -: 8] = inb[8*k +: 8];
-    for (int k = 0; k < 64; k++) sha_din_o[511 - 8*k -: 8] = inb[8*k +: 8];
+    for (int k = 0; k < 64; k++) sha_din_o[511 - 8*k -: 8] = k < chunk_q ? inb[8*k +: 8] : 8'h00;  // (KEY: zero-padded)
   end
 
   // ---- a block out: its source's bytes (byte k at [8k +: 8]) moved up by woff_q, whole words; the
@@ -271,7 +274,7 @@ module dma_core #(
             aes_cmd_valid_o = 1'b1;  aes_cmd_o = AesFinal;  aes_bytes_o = 5'd16;
             issued_d = 1'b1;  issuing = 1'b1;  state_d = SFinWait;
           end
-        end else if (!held_q || (out_left_q != 0 && aes_out_valid_i)) begin  // the tag, or plaintext, out
+        end else if (out_left_q != 0 && (!held_q || aes_out_valid_i)) begin    // the tag, or plaintext, out
           wsrc_d = held_q ? SrcDout : SrcTag;  woff_d = wr_adr_q[1:0];
           wbytes_d = out_left_q >= 32'd16 ? 6'd16 : {1'b0, out_left_q[4:0]};
           state_d = SWrite;  widx_d = '0;
@@ -291,16 +294,17 @@ module dma_core #(
         end else if (have_in_q) begin
           if (sha_cmd_ready_i) begin
             sha_cmd_valid_o = 1'b1;
-            sha_cmd_o = chunk_fin_q ? ShaFinal : ShaBlock;
+            sha_cmd_o = keyf ? ShaKey : chunk_fin_q ? ShaFinal : ShaBlock;
             sha_bytes_o = chunk_q;
             have_in_d = 1'b0;
             issuing = 1'b1;
-            if (chunk_fin_q) begin
-              issued_d = 1'b1;  state_d = SFinWait;
+            issued_d = chunk_fin_q;
+            if (chunk_fin_q && !keyf) begin
+              state_d = SFinWait;
             end
           end
-        end else if (in_left_q >= 32'd64 || (finf && !issued_q)) begin
-          chunk_fin_d = in_left_q < 32'd64;
+        end else if ((in_left_q >= 32'd64 && !keyf) || ((finf || keyf) && !issued_q)) begin
+          chunk_fin_d = in_left_q < 32'd64 || keyf;
           chunk_d = in_left_q >= 32'd64 ? 7'd64 : {1'b0, in_left_q[5:0]};
           in_left_d = in_left_q - {25'd0, chunk_d};
           rd_adr_d = rd_adr_q + {25'd0, chunk_d};

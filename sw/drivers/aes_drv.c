@@ -154,32 +154,27 @@ static se_status data_blocks(const uint8_t *in, size_t len, uint8_t *out)
     return st;
 }
 
-/* The same by DMA, when it reaches the buffers: DATA over in[0..len) (its output blocks to out, or
- * NULL where the engine gives none: CBC-MAC, CCM/GCM decryption), then, for fin != NULL, FINAL with
- * its first fin_len bytes (the tag or MAC; a decryption's checked plaintext) to fin. The CPU
- * sleeps meanwhile. SE_ERR_NOT_SUPPORTED if the DMA cannot reach a buffer (ROM): the caller moves
- * the blocks through the registers. */
-static se_status dma_data(const uint8_t *in, size_t len, uint8_t *out, uint8_t *fin, size_t fin_len)
+/* The same by DMA, when it reaches the buffers, in one chain: AAD blocks from hdr[0..hl) (a header
+ * the driver built) and aad[0..aad_len), DATA over in[0..len) (its output blocks to out, or NULL
+ * where the engine gives none: CBC-MAC, CCM/GCM decryption), then, if `final`, FINAL with its first
+ * fin_len bytes (the tag or MAC; a decryption's checked plaintext; none) to fin. The CPU sleeps
+ * meanwhile. SE_ERR_NOT_SUPPORTED if the DMA cannot reach a buffer: the caller moves the blocks
+ * through the registers (SE_DRV_PIO). */
+static se_status dma_data(const uint8_t *hdr, size_t hl, const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                          size_t len, uint8_t *out, int final, uint8_t *fin, size_t fin_len)
 {
-    uint32_t d[2][SE_DRV_DMA_WORDS] = {{0}};
+    uint32_t d[4][SE_DRV_DMA_WORDS];
     size_t n = 0;
     int reach = 1;
 
-    if (len != 0) {
-        d[n][0] = SE_DRV_DMA_AES_DATA;
-        d[n][1] = se_hal_dma_in(in, len);
-        d[n][2] = out ? se_hal_dma_out(out, len) : 0u;
-        d[n][3] = (uint32_t)len;
-        reach = d[n][1] != 0 && (out == NULL || d[n][2] != 0);
-        n++;
-    }
-    if (fin != NULL) {
-        d[n][0] = SE_DRV_DMA_AES_FINAL;
-        d[n][2] = se_hal_dma_out(fin, fin_len);
-        d[n][3] = (uint32_t)fin_len;
-        reach &= d[n][2] != 0 && fin_len != 0;
-        n++;
-    }
+    if (hl != 0)
+        reach &= se_drv_dma_part(d[n++], SE_DRV_DMA_AES_AAD, hdr, NULL, hl);
+    if (aad_len != 0)
+        reach &= se_drv_dma_part(d[n++], SE_DRV_DMA_AES_AAD, aad, NULL, aad_len);
+    if (len != 0)
+        reach &= se_drv_dma_part(d[n++], SE_DRV_DMA_AES_DATA, in, out, len);
+    if (final)
+        reach &= se_drv_dma_part(d[n++], SE_DRV_DMA_AES_FINAL, NULL, fin, fin_len);
     if (!reach || n == 0) {
         se_hal_dma_sync(); /* gives back the places taken */
         return SE_ERR_NOT_SUPPORTED;
@@ -215,7 +210,8 @@ se_status se_drv_aes_crypt(se_aes_mode mode, int decrypt, const uint8_t *key, si
     if ((mode == SE_AES_MODE_ECB || mode == SE_AES_MODE_CBC) && len % BLK != 0)
         return SE_ERR_BAD_LENGTH;
     if ((st = init((uint32_t)mode, decrypt, key, key_len, mode == SE_AES_MODE_ECB ? NULL : iv, 0)) == SE_OK &&
-        (st = dma_data(in, len, out, NULL, 0)) == SE_ERR_NOT_SUPPORTED && (st = data_blocks(in, len, out)) == SE_OK)
+        (st = dma_data(NULL, 0, NULL, 0, in, len, out, 0, NULL, 0)) == SE_ERR_NOT_SUPPORTED && SE_DRV_PIO &&
+        (st = data_blocks(in, len, out)) == SE_OK)
         st = finish();
     wipe_key();
     return st;
@@ -229,7 +225,7 @@ se_status se_drv_aes_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *
     if (len == 0 || len % BLK != 0 || mac_len < 4 || mac_len > BLK)
         return SE_ERR_BAD_LENGTH;
     if ((st = init(SE_AES_CTRL_MODE_CBC_MAC, 0, key, key_len, NULL, mac_len)) == SE_OK &&
-        (st = dma_data(data, len, NULL, mac, mac_len)) == SE_ERR_NOT_SUPPORTED &&
+        (st = dma_data(NULL, 0, NULL, 0, data, len, NULL, 1, mac, mac_len)) == SE_ERR_NOT_SUPPORTED && SE_DRV_PIO &&
         (st = data_blocks(data, len, NULL)) == SE_OK &&
         (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
         read_tag(mac, mac_len);
@@ -249,51 +245,39 @@ static se_status aad_blocks(const uint8_t *aad, size_t len)
     return st;
 }
 
-/* CCM (SP 800-38C A.2): B0, then the AAD with its length prefix, zero-padded to whole blocks,
- * sent as AAD commands; the engine's CBC-MAC absorbs them. */
-static se_status ccm_header(const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                            size_t len, size_t tag_len)
+/* CCM (SP 800-38C A.2): B0, then the AAD with its length prefix, zero-padded to whole blocks, as AAD
+ * commands (the engine's CBC-MAC absorbs them; a partial last block is padded with zeros). Builds B0
+ * and the first AAD block (the prefix and the first AAD bytes) into h; returns h's length, and in
+ * *used how many AAD bytes it took: the rest follow from the caller's buffer. */
+static size_t ccm_b0(uint8_t h[2 * BLK], const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                     size_t len, size_t tag_len, size_t *used)
 {
-    size_t q = 15 - nonce_len;
-    uint8_t b[BLK] = {0};
-    size_t fill, off = 0;
-    se_status st;
+    size_t q = 15 - nonce_len, fill;
 
-    b[0] = (uint8_t)((aad_len > 0 ? 0x40u : 0u) | (((tag_len - 2) / 2) << 3) | (q - 1));
-    memcpy(b + 1, nonce, nonce_len);
+    memset(h, 0, 2 * BLK);
+    h[0] = (uint8_t)((aad_len > 0 ? 0x40u : 0u) | (((tag_len - 2) / 2) << 3) | (q - 1));
+    memcpy(h + 1, nonce, nonce_len);
     for (size_t i = 0; i < q && i < sizeof(size_t); i++)
-        b[15 - i] = (uint8_t)(len >> (8 * i));
-    if ((st = command(SE_AES_CMD_OP_AAD, b, BLK)) != SE_OK)
-        return st;
+        h[15 - i] = (uint8_t)(len >> (8 * i));
+    *used = 0;
     if (aad_len == 0)
-        return SE_OK;
+        return BLK;
     /* The length prefix: 2 bytes below 0xff00, else 0xfffe and 4 bytes; aead_check refuses AAD
      * of 2^32 bytes or more (the 10-byte form), which only a 64-bit host could pass. */
-    memset(b, 0, sizeof b);
-    if (aad_len < 0xff00u) {
-        b[0] = (uint8_t)(aad_len >> 8);
-        b[1] = (uint8_t)aad_len;
+    if (aad_len < 0xff00u || !SE_DRV_PIO) { /* (SE_DRV_DMA_ONLY: aead_check refuses longer AAD) */
+        h[BLK] = (uint8_t)(aad_len >> 8);
+        h[BLK + 1] = (uint8_t)aad_len;
         fill = 2;
     } else {
-        b[0] = 0xff;
-        b[1] = 0xfe;
-        for (int i = 0; i < 4; i++)
-            b[2 + i] = (uint8_t)((uint64_t)aad_len >> (24 - 8 * i));
+        h[BLK] = 0xff;
+        h[BLK + 1] = 0xfe;
+        for (size_t i = 0; i < 4; i++)
+            h[BLK + 2 + i] = (uint8_t)((uint32_t)aad_len >> (24 - 8 * i)); /* (below 2^32: aead_check) */
         fill = 6;
     }
-    while (off < aad_len) {
-        size_t n = aad_len - off < BLK - fill ? aad_len - off : BLK - fill;
-        memcpy(b + fill, aad + off, n);
-        off += n;
-        fill += n;
-        if (fill == BLK || off == aad_len) {
-            if ((st = command(SE_AES_CMD_OP_AAD, b, BLK)) != SE_OK)
-                return st;
-            memset(b, 0, sizeof b);
-            fill = 0;
-        }
-    }
-    return SE_OK;
+    *used = aad_len < BLK - fill ? aad_len : BLK - fill;
+    memcpy(h + BLK + fill, aad, *used);
+    return BLK + fill + *used;
 }
 
 /* GCM: IV || 0^31 || 1 for 96-bit IVs; otherwise the engine hashes the IV (IV commands, then J0). */
@@ -315,6 +299,10 @@ static se_status aead_check(se_aead_mode mode, size_t nonce_len, size_t aad_len,
 {
     if (((aad_len >> 16) >> 16) != 0) /* 2^32 bytes or more; written so a 32-bit size_t builds clean */
         return SE_ERR_BAD_LENGTH;
+    /* The DMA-only node (64 KiB of RAM) never holds AAD of 0xff00 bytes or more: CCM's 6-byte
+     * length prefix is left out of that build. */
+    if (!SE_DRV_PIO && mode == SE_AEAD_CCM && aad_len >= 0xff00u)
+        return SE_ERR_NOT_SUPPORTED;
     if (mode == SE_AEAD_GCM)
         return nonce_len == 0 || tag_len < 4 || tag_len > BLK ? SE_ERR_BAD_LENGTH : SE_OK;
     if (nonce_len < 7 || nonce_len > 13 || tag_len < 4 || tag_len > BLK || tag_len % 2 != 0)
@@ -325,10 +313,10 @@ static se_status aead_check(se_aead_mode mode, size_t nonce_len, size_t aad_len,
     return SE_OK;
 }
 
-/* INIT and the header (IV/nonce, AAD) shared by both directions. */
-static se_status aead_start(se_aead_mode mode, int decrypt, const uint8_t *key, size_t key_len,
-                            const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                            size_t len, size_t tag_len)
+/* INIT with the IV (GCM: J0; CCM: A0), shared by both directions; the header h (ccm_b0) and the
+ * AAD follow, by DMA with the data or, without it, by aead_header. */
+static se_status aead_init(se_aead_mode mode, int decrypt, const uint8_t *key, size_t key_len,
+                           const uint8_t *nonce, size_t nonce_len, size_t tag_len)
 {
     uint8_t iv[BLK] = {0};
     se_status st;
@@ -338,18 +326,25 @@ static se_status aead_start(se_aead_mode mode, int decrypt, const uint8_t *key, 
             memcpy(iv, nonce, 12);
             iv[15] = 1;
         }
-        if ((st = init(SE_AES_CTRL_MODE_GCM, decrypt, key, key_len, iv, tag_len)) == SE_OK &&
-            (st = gcm_iv(nonce, nonce_len)) == SE_OK && (st = aad_blocks(aad, aad_len)) == SE_OK)
-            st = finish(); /* STATUS.RESULT keeps only the last result: check the header's */
+        if ((st = init(SE_AES_CTRL_MODE_GCM, decrypt, key, key_len, iv, tag_len)) == SE_OK)
+            st = gcm_iv(nonce, nonce_len);
         return st;
     }
     /* CCM: INIT takes A0 (counter block 0: flags q - 1, the nonce, a zero counter) in IV. */
     iv[0] = (uint8_t)(14 - nonce_len);
     memcpy(iv + 1, nonce, nonce_len);
-    if ((st = init(SE_AES_CTRL_MODE_CCM, decrypt, key, key_len, iv, tag_len)) == SE_OK &&
-        (st = ccm_header(nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK)
-        st = finish();
-    return st;
+    return init(SE_AES_CTRL_MODE_CCM, decrypt, key, key_len, iv, tag_len);
+}
+
+/* The header through the registers: h[0..hl) (whole blocks but the last), then the AAD; STATUS.RESULT
+ * keeps only the last result, so the header's is checked here. */
+static se_status aead_header(const uint8_t *h, size_t hl, const uint8_t *aad, size_t aad_len)
+{
+    se_status st = aad_blocks(h, hl);
+
+    if (st == SE_OK)
+        st = aad_blocks(aad, aad_len);
+    return st == SE_OK ? finish() : st;
 }
 
 se_status se_drv_aead_seal(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
@@ -357,14 +352,18 @@ se_status se_drv_aead_seal(const se_aead_key *k, const uint8_t *nonce, size_t no
                            size_t tag_len)
 {
     se_aead_mode mode = (se_aead_mode)k->mode;
-    const uint8_t *key = k->u.raw;
-    size_t key_len = k->key_len;
+    uint8_t h[2 * BLK];
+    size_t hl = 0, used = 0;
     se_status st = aead_check(mode, nonce_len, aad_len, len, tag_len);
 
     if (st != SE_OK)
         return st;
-    if ((st = aead_start(mode, 0, key, key_len, nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK &&
-        (st = dma_data(pt, len, ct, tag, tag_len)) == SE_ERR_NOT_SUPPORTED &&
+    if (mode == SE_AEAD_CCM)
+        hl = ccm_b0(h, nonce, nonce_len, aad, aad_len, len, tag_len, &used);
+    const uint8_t *rest = used != 0 ? aad + used : aad; /* the AAD ccm_b0 left (all of GCM's) */
+    if ((st = aead_init(mode, 0, k->u.raw, k->key_len, nonce, nonce_len, tag_len)) == SE_OK &&
+        (st = dma_data(h, hl, rest, aad_len - used, pt, len, ct, 1, tag, tag_len)) == SE_ERR_NOT_SUPPORTED &&
+        SE_DRV_PIO && (st = aead_header(h, hl, rest, aad_len - used)) == SE_OK &&
         (st = data_blocks(pt, len, ct)) == SE_OK &&
         (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
         read_tag(tag, tag_len);
@@ -377,9 +376,8 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
                            uint8_t *pt)
 {
     se_aead_mode mode = (se_aead_mode)k->mode;
-    const uint8_t *key = k->u.raw;
-    size_t key_len = k->key_len;
-    uint8_t t[BLK] = {0};
+    uint8_t t[BLK] = {0}, h[2 * BLK];
+    size_t hl = 0, used = 0;
     uint32_t cap = rd(SE_AES_CAPABILITIES);
     size_t max = (size_t)status_field(cap, SE_AES_CAPABILITIES_PTBUF_BLOCKS_SHIFT,
                                       SE_AES_CAPABILITIES_PTBUF_BLOCKS_MASK) * BLK;
@@ -391,9 +389,13 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
         return SE_ERR_BAD_LENGTH;
     memcpy(t, tag, tag_len);
     se_drv_write_words(SE_HAL_AES_BASE + SE_AES_TAG_IN(0), t, 4);
+    if (mode == SE_AEAD_CCM)
+        hl = ccm_b0(h, nonce, nonce_len, aad, aad_len, len, tag_len, &used);
+    const uint8_t *rest = used != 0 ? aad + used : aad; /* the AAD ccm_b0 left (all of GCM's) */
     /* The engine keeps the plaintext until FINAL has checked the tag; only then is it readable. */
-    if ((st = aead_start(mode, 1, key, key_len, nonce, nonce_len, aad, aad_len, len, tag_len)) == SE_OK &&
-        (len == 0 || (st = dma_data(ct, len, NULL, pt, len)) == SE_ERR_NOT_SUPPORTED) &&
+    if ((st = aead_init(mode, 1, k->u.raw, k->key_len, nonce, nonce_len, tag_len)) == SE_OK &&
+        (st = dma_data(h, hl, rest, aad_len - used, ct, len, NULL, 1, pt, len)) == SE_ERR_NOT_SUPPORTED &&
+        SE_DRV_PIO && (st = aead_header(h, hl, rest, aad_len - used)) == SE_OK &&
         (st = data_blocks(ct, len, NULL)) == SE_OK &&
         (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
         for (size_t off = 0; off < len && st == SE_OK; off += BLK)

@@ -15,6 +15,15 @@ static void wr(uint32_t reg, uint32_t v)
 
 #define INTR_BOTH (1u << SE_DMA_INTR_STATE_DONE_SHIFT | 1u << SE_DMA_INTR_STATE_ERROR_SHIFT)
 
+int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, void *dst, size_t n)
+{
+    d[0] = op;
+    d[1] = src != NULL ? se_hal_dma_in(src, n) : 0u;
+    d[2] = dst != NULL && n != 0 ? se_hal_dma_out(dst, n) : 0u;
+    d[3] = (uint32_t)n;
+    return (src == NULL || d[1] != 0) && (dst == NULL || n == 0 || d[2] != 0);
+}
+
 se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n)
 {
     uint32_t base = se_hal_dma_in(d, n * sizeof d[0]), st = 0;

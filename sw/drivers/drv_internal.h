@@ -71,12 +71,24 @@ static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, 
  * the bus addresses of its buffers with se_hal_dma_in/out, builds the chain on its stack, and
  * runs it; when a buffer is out of the DMA's reach (0), it moves the bytes itself. */
 #define SE_DRV_DMA_WORDS 5
+/* SE_DRV_DMA_ONLY (the smallest node, rv32imc): bulk data moves by DMA alone, without the
+ * register path beside it, and what the DMA cannot reach answers SE_ERR_NOT_SUPPORTED. */
+#ifdef SE_DRV_DMA_ONLY
+#define SE_DRV_PIO 0
+#else
+#define SE_DRV_PIO 1
+#endif
 #define SE_DRV_DMA_AES_AAD 1u
 #define SE_DRV_DMA_AES_DATA 2u
 #define SE_DRV_DMA_AES_FINAL 3u
 #define SE_DRV_DMA_SHA 4u
 #define SE_DRV_DMA_SHA_INIT (1u << 8)
 #define SE_DRV_DMA_SHA_FINAL (1u << 9)
+#define SE_DRV_DMA_SHA_KEY (1u << 10)
+
+/* Fills one descriptor: op over n bytes from src to dst (either NULL: none); 0 if the DMA cannot
+ * reach one of them (the regions already taken go back with se_hal_dma_sync). */
+int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, void *dst, size_t n);
 
 /* Runs the chain d[0..n) (linking it), sleeping until it ends: SE_OK, SE_ERR_BAD_TAG (the AES
  * engine's tag check failed: nothing was released), or SE_ERR_BACKEND (any other refusal, which the

@@ -116,21 +116,30 @@ static se_status finish(void)
     return SE_OK;
 }
 
+#define DMA_MSG (SE_DRV_DMA_SHA | SE_DRV_DMA_SHA_INIT | SE_DRV_DMA_SHA_FINAL)
+#define DMA_KEY (SE_DRV_DMA_SHA | SE_DRV_DMA_SHA_KEY)
+
+/* A descriptor for one whole message (INIT, blocks, FINAL, the digest to out); 0 if the DMA cannot
+ * reach msg or out. */
+static int dma_message(uint32_t d[SE_DRV_DMA_WORDS], const uint8_t *msg, size_t len, uint8_t out[32])
+{
+    return se_drv_dma_part(d, DMA_MSG, len != 0 ? msg : NULL, NULL, len) && (d[2] = se_hal_dma_out(out, 32)) != 0;
+}
+
 /* One message: INIT, whole blocks, FINAL with the rest (the engine pads), then the digest; by DMA
- * (one descriptor, the CPU asleep) where it reaches msg and out, else through the registers. */
+ * (the CPU asleep) where it reaches msg and out, else through the registers. */
 static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[32])
 {
-    uint32_t d[1][SE_DRV_DMA_WORDS] = {{SE_DRV_DMA_SHA | SE_DRV_DMA_SHA_INIT | SE_DRV_DMA_SHA_FINAL, 0, 0,
-                                        (uint32_t)len, 0}};
+    uint32_t d[1][SE_DRV_DMA_WORDS];
     size_t off = 0;
     se_status st;
 
     wr(SE_SHA_CTRL, (uint32_t)(hmac != 0) << SE_SHA_CTRL_HMAC_SHIFT | DIN_LE);
-    d[0][1] = len != 0 ? se_hal_dma_in(msg, len) : 0u;
-    d[0][2] = se_hal_dma_out(out, 32);
-    if ((len == 0 || d[0][1] != 0) && d[0][2] != 0)
+    if (dma_message(d[0], msg, len, out))
         return se_drv_dma_run(d, 1);
     se_hal_dma_sync(); /* gives back the places taken */
+    if (!SE_DRV_PIO)
+        return SE_ERR_NOT_SUPPORTED;
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, SE_SHA_CMD_OP_INIT << SE_SHA_CMD_OP_SHIFT);
@@ -190,22 +199,35 @@ se_status se_drv_sha256_compress(uint32_t h[8], const uint8_t block[64])
 se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
                              uint8_t mac[32])
 {
+    uint32_t d[3][SE_DRV_DMA_WORDS];
     uint8_t k[32];
-    se_status st;
+    se_status st = SE_OK;
 
     wr(SE_SHA_ERR, 0xffffffffu);
-    wr(SE_SHA_CTRL, DIN_LE); /* for KEY; message() sets HMAC */
     if (key_len > BLK) { /* RFC 2104: a long key is replaced by its hash */
         if ((st = message(0, key, key_len, k)) != SE_OK)
             return st;
         key = k;
         key_len = sizeof k;
     }
-    if ((st = command(SE_SHA_CMD_OP_KEY, key, key_len)) == SE_OK && (st = finish()) == SE_OK)
-        st = message(1, msg, len, mac);
-    /* Replace the held key by an all-zero one, so no later MAC can be made under the caller's. */
-    if (command(SE_SHA_CMD_OP_KEY, NULL, 0) != SE_OK || finish() != SE_OK)
-        st = SE_ERR_BACKEND;
+    /* By DMA, one chain: KEY, the message as an HMAC, and an all-zero KEY after it, so no later
+     * MAC can be made under the caller's key. */
+    wr(SE_SHA_CTRL, SE_SHA_CTRL_HMAC_MASK << SE_SHA_CTRL_HMAC_SHIFT | DIN_LE);
+    if (se_drv_dma_part(d[0], DMA_KEY, key_len != 0 ? key : NULL, NULL, key_len) && dma_message(d[1], msg, len, mac) &&
+        se_drv_dma_part(d[2], DMA_KEY, NULL, NULL, 0)) {
+        if ((st = se_drv_dma_run(d, 3)) != SE_OK && se_drv_dma_part(d[0], DMA_KEY, NULL, NULL, 0))
+            (void)se_drv_dma_run(d, 1); /* the chain stopped early: the zero key all the same */
+    } else {
+        se_hal_dma_sync();
+        st = SE_ERR_NOT_SUPPORTED;
+        if (SE_DRV_PIO) {
+            wr(SE_SHA_CTRL, DIN_LE); /* for KEY; message() sets HMAC */
+            if ((st = command(SE_SHA_CMD_OP_KEY, key, key_len)) == SE_OK && (st = finish()) == SE_OK)
+                st = message(1, msg, len, mac);
+            if (command(SE_SHA_CMD_OP_KEY, NULL, 0) != SE_OK || finish() != SE_OK)
+                st = SE_ERR_BACKEND;
+        }
+    }
     se_ct_wipe(k, sizeof k);
     return st;
 }

@@ -2,6 +2,8 @@
  * memory-mapped accesses at its base (rtl/soc/memmap.toml; inline in se/hal.h under SE_HAL_MMIO,
  * which every node build sets), and sleep in PicoRV32's waitirq while
  * a long public-key command runs (node_init enabled the engine's intc source). */
+#include <string.h>
+
 #include "node/node.h"
 #include "se/hal.h"
 
@@ -11,6 +13,36 @@
 int se_hal_take_fault(void)
 {
     return 0;
+}
+
+/* The engine's DMA reaches RAM: the caller's own buffers where they lie there. */
+uint32_t se_hal_dma_out(void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    return a >= SE_MAP_RAM_BASE && a - SE_MAP_RAM_BASE + n <= SE_MAP_RAM_SIZE ? (uint32_t)a : 0u;
+}
+
+/* Inputs it cannot reach (constants in ROM) go through this RAM, in the order a chain takes them;
+ * se_hal_dma_sync gives it all back. Enough for a chain's keys, labels and short constants; a
+ * longer one the driver moves itself, or, in a build without that path (SE_DRV_DMA_ONLY), refuses. */
+static uint32_t bounce[64];
+static size_t bounce_used; /* words */
+
+uint32_t se_hal_dma_in(const void *p, size_t n)
+{
+    size_t words = (n + 3) / 4;
+    uint32_t a = se_hal_dma_out((void *)(uintptr_t)p, n);
+
+    if (a != 0 || words > sizeof bounce / 4 - bounce_used)
+        return a;
+    memcpy(bounce + bounce_used, p, n);
+    bounce_used += words;
+    return (uint32_t)(uintptr_t)(bounce + bounce_used - words);
+}
+
+void se_hal_dma_sync(void)
+{
+    bounce_used = 0;
 }
 
 /* The driver enabled the IP's DONE interrupt before the command; its level wakes the core. */

@@ -27,7 +27,7 @@ DMA = memmap("rtl/engine/memmap.toml")["dma"][0]
 D = regmap("dma")
 # The descriptor's ops and flags (rtl/dma/README.md, dma_core.sv's header)
 AES_AAD, AES_DATA, AES_FINAL, SHA_OP = 1, 2, 3, 4
-SHA_INIT, SHA_FINAL = 1 << 8, 1 << 9
+SHA_INIT, SHA_FINAL, SHA_KEY = 1 << 8, 1 << 9, 1 << 10
 RESULT = D["STATUS"][1]["RESULT"][2]   # the enum: {name: value}
 
 
@@ -243,13 +243,16 @@ async def aes_and_sha_chains(dut):
     s1, s2 = tb.put(msg[:128]), tb.put(msg[128:])
     await tb.ok(tb.chain((SHA_OP | SHA_INIT, s1, 0, 128), (SHA_OP | SHA_FINAL, s2, dig, 172)))
     assert tb.ram.read(dig, 32) == hashlib.sha256(msg).digest(), "SHA-256 over two descriptors"
-    k = rng.randbytes(32)
-    await tb.sha_cmd("KEY", k)
-    await tb.wait_status(SHA, S, "BUSY", 0)
+    # HMAC: the key by KEY (zero-padded, any length up to a block, any offset), the message, and a
+    # zero key after it, in one chain
     await tb.write(SHA + S["CTRL"][0], field(S, "CTRL", "HMAC", 1))
-    msg, mac = rng.randbytes(200), tb.alloc(32)
+    for klen, off in ((32, 0), (20, 3), (64, 1), (0, 0)):
+        k, msg, mac = rng.randbytes(klen), rng.randbytes(200), tb.alloc(32)
+        await tb.ok(tb.chain((SHA_OP | SHA_KEY, tb.put(k, off), 0, klen), (SHA_OP | SHA_INIT | SHA_FINAL, tb.put(msg), mac, 200),
+                             (SHA_OP | SHA_KEY, 0, 0, 0)))
+        assert tb.ram.read(mac, 32) == hmac.new(k, msg, hashlib.sha256).digest(), f"HMAC-SHA256, {klen}-byte key"
     await tb.ok(tb.chain((SHA_OP | SHA_INIT | SHA_FINAL, tb.put(msg), mac, 200)))
-    assert tb.ram.read(mac, 32) == hmac.new(k, msg, hashlib.sha256).digest(), "HMAC-SHA256"
+    assert tb.ram.read(mac, 32) == hmac.new(bytes(32), msg, hashlib.sha256).digest(), "the zero key held after"
     tb.cpu.running = False
     tb.check_window()
     assert tb.cpu.accesses > 100, "the CPU's traffic ran beside the DMA"
@@ -270,6 +273,7 @@ async def errors_are_named(dut):
         ("BAD_OP", (AES_DATA | 1 << 20, src, dst, 16)),
         ("BAD_LEN", (AES_DATA, src, dst, 0)), ("BAD_LEN", (AES_DATA, src, dst, size + 16)),
         ("BAD_LEN", (SHA_OP | SHA_INIT, src, 0, 65)), ("BAD_LEN", (AES_FINAL, 0, dst, 17)),
+        ("BAD_LEN", (SHA_OP | SHA_KEY, src, 0, 65)), ("BAD_OP", (SHA_OP | SHA_KEY | SHA_INIT, src, 0, 16)),
         ("BAD_ADDR", (AES_DATA, base - 16, dst, 16)), ("BAD_ADDR", (AES_DATA, base - 1, dst, 16)), ("BAD_ADDR", (AES_DATA, src, end - 8, 16)),
         ("BAD_ADDR", (AES_DATA, 0x3000_0000, dst, 16)), ("BAD_ADDR", (AES_DATA, src, 0xFFFF_FFF0, 0x20)),
         ("OVERLAP", (AES_DATA, src, src + 16, 32)), ("OVERLAP", (AES_DATA, src + 16, src, 32)),

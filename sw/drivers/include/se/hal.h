@@ -31,37 +31,23 @@ static inline void se_hal_write32(uint32_t offset, uint32_t value)
 {
     *(volatile uint32_t *)(uintptr_t)(SE_MAP_ENGINE_BASE + offset) = value;
 }
-
-/* The DMA reads and writes the caller's own buffers where they lie in RAM; ROM it cannot reach. */
-static inline uint32_t se_hal_dma_in(const void *p, size_t n)
-{
-    uintptr_t a = (uintptr_t)p;
-    return a >= SE_MAP_RAM_BASE && a - SE_MAP_RAM_BASE + n <= SE_MAP_RAM_SIZE ? (uint32_t)a : 0u;
-}
-
-static inline uint32_t se_hal_dma_out(void *p, size_t n)
-{
-    return se_hal_dma_in(p, n);
-}
-
-static inline void se_hal_dma_sync(void)
-{
-}
 #else
 uint32_t se_hal_read32(uint32_t offset);
 void se_hal_write32(uint32_t offset, uint32_t value);
-uint32_t se_hal_dma_in(const void *p, size_t n);
-uint32_t se_hal_dma_out(void *p, size_t n);
-void se_hal_dma_sync(void);
 #endif
 
 /* The engine's DMA (rtl/dma) reaches node RAM only. se_hal_dma_in gives the bus address from which
  * it may read n bytes equal to those at p, se_hal_dma_out one where it may write n bytes that end
  * up at p; either is 0 when the DMA cannot reach them, and the driver moves the bytes through the
  * registers instead. A driver takes the regions of one chain (its descriptors too) before it
- * writes CMD START, and calls se_hal_dma_sync once the chain has ended. The node: the buffer's own
- * address when it lies in RAM; sync does nothing. The engine model (sim/engine): places in the
- * RAM it gives the DMA, filled from p when START is written, copied back to p by sync. */
+ * writes CMD START, and calls se_hal_dma_sync once the chain has ended (or to give back what it
+ * took when it does not start one). The node (sw/node/hal_engine.c): the buffer's own address
+ * where it lies in RAM, and an input in ROM (a constant) copied into a small bounce buffer in RAM.
+ * The engine model (sim/engine): places in the RAM it gives the DMA, filled from p when START is
+ * written, copied back to p by sync. */
+uint32_t se_hal_dma_in(const void *p, size_t n);
+uint32_t se_hal_dma_out(void *p, size_t n);
+void se_hal_dma_sync(void);
 
 /* Nonzero once a register access ended in a bus error (then cleared). Drivers check it after an
  * operation and report SE_ERR_BACKEND. */
