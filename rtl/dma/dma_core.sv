@@ -106,8 +106,8 @@ module dma_core #(
   logic [31:0]  desc_q, desc_d;                       // the descriptor running
   logic [31:0]  ctrl_q, src_q, dst_q, len_q, next_q;  // its words
   logic [4:0]   widx_q, widx_d, wlast_q, wlast_d;     // the burst: word index, last index (0..16)
-  logic [17*32-1:0] buf_q;                            // a block in as read (word w at [32w +: 32])
-  logic [1:0]   roff_q, roff_d;                       // where in buf_q the block starts (SRC & 3)
+  logic [31:0]  buf_q [17];                          // a block in, its words as read
+  logic [1:0]   roff_q, roff_d;                       // where in its first word the block starts (SRC & 3)
   logic [31:0]  rd_adr_q, rd_adr_d, wr_adr_q, wr_adr_d;
   logic [31:0]  in_left_q, in_left_d, out_left_q, out_left_d;
   logic [6:0]   chunk_q, chunk_d;                     // bytes of the block in buf_q
@@ -137,12 +137,16 @@ module dma_core #(
   logic [3:0]  verdict;
   logic        reads, writes;
   logic [31:0] wlen;
+  // (Each wide block below is evaluated only in the state that uses it: Verilator runs an always
+  // block at every change of its inputs, and an idle DMA should cost the simulator nothing.)
   always_comb begin
     reads  = op != OpAesFinal && len_q != 32'd0;
     writes = (op == OpAesData && !aes_no_out_i) || (op == OpAesFinal && len_q != 32'd0) || (op == OpSha && finf);
     wlen   = op == OpSha ? 32'd32 : len_q;
     verdict = ResOk;
-    if (op == 4'd0 || op > OpSha || ctrl_q[31:11] != '0 || ctrl_q[7:4] != '0 || (op != OpSha && ctrl_q[10:8] != '0) ||
+    if (state_q != SCheck)
+      verdict = ResOk;
+    else if (op == 4'd0 || op > OpSha || ctrl_q[31:11] != '0 || ctrl_q[7:4] != '0 || (op != OpSha && ctrl_q[10:8] != '0) ||
         (keyf && ctrl_q[9:8] != '0))
       verdict = ResBadOp;
     else if (len_q > RamSize || (len_q == 32'd0 && (op == OpAesAad || op == OpAesData)) ||
@@ -160,31 +164,42 @@ module dma_core #(
     last_word = 5'(({5'd0, off} + n - 7'd1) >> 2);
   endfunction
 
-  // ---- a block in: its bytes start at byte roff_q of buf_q; the engines' blocks are big-endian -----
-  logic [17*32-1:0] inb;
-  always_comb begin
-    inb = buf_q >> {roff_q, 3'b000};
-    for (int k = 0; k < 16; k++) aes_din_o[127 - 8*k -: 8] = inb[8*k +: 8];
-    for (int k = 0; k < 64; k++) sha_din_o[511 - 8*k -: 8] = k < chunk_q ? inb[8*k +: 8] : 8'h00;  // (KEY: zero-padded)
+  // ---- a block in: its bytes start at byte roff_q of buf_q's first word; the engines' blocks are
+  // big-endian, and bytes past the block 0 (a KEY is zero-padded)
+  always_comb begin : block_in
+    logic [17*32-1:0] inb;
+    inb = '0;
+    aes_din_o = '0;
+    sha_din_o = '0;
+    if (have_in_q) begin
+      for (int w = 0; w < 17; w++) inb[32*w +: 32] = buf_q[w];
+      inb = inb >> {roff_q, 3'b000};
+      for (int k = 0; k < 16; k++) aes_din_o[127 - 8*k -: 8] = inb[8*k +: 8];
+      for (int k = 0; k < 64; k++) sha_din_o[511 - 8*k -: 8] = k < chunk_q ? inb[8*k +: 8] : 8'h00;
+    end
   end
 
   // ---- a block out: its source's bytes (byte k at [8k +: 8]) moved up by woff_q, whole words; the
   // source holds still until the burst ends (AES's output register until the pop, the tag, the digest)
-  logic [16*32-1:0] outb;
   logic [31:0]     wr_word;
   logic [3:0]      wr_sel;
-  always_comb begin
+  always_comb begin : write_word
+    logic [16*32-1:0] outb;
     outb = '0;
-    for (int k = 0; k < 32; k++)
-      case (wsrc_q)
-        SrcDout: outb[8*k +: 8] = k < 16 ? aes_dout_i[127 - 8*(k % 16) -: 8] : 8'h0;
-        SrcTag:  outb[8*k +: 8] = k < 16 ? aes_tag_i[127 - 8*(k % 16) -: 8] : 8'h0;
-        default: outb[8*k +: 8] = sha_digest_i[255 - 8*k -: 8];
-      endcase
-    outb = outb << {woff_q, 3'b000};
-    wr_word = outb[32*widx_q[3:0] +: 32];
-    for (int l = 0; l < 4; l++)
-      wr_sel[l] = {2'b0, widx_q, 2'(l)} >= {7'd0, woff_q} && {2'b0, widx_q, 2'(l)} < {7'd0, woff_q} + {3'd0, wbytes_q};
+    wr_word = '0;
+    wr_sel = '0;
+    if (state_q == SWrite) begin
+      for (int k = 0; k < 32; k++)
+        case (wsrc_q)
+          SrcDout: outb[8*k +: 8] = k < 16 ? aes_dout_i[127 - 8*(k % 16) -: 8] : 8'h0;
+          SrcTag:  outb[8*k +: 8] = k < 16 ? aes_tag_i[127 - 8*(k % 16) -: 8] : 8'h0;
+          default: outb[8*k +: 8] = sha_digest_i[255 - 8*k -: 8];
+        endcase
+      outb = outb << {woff_q, 3'b000};
+      wr_word = outb[32*widx_q[3:0] +: 32];
+      for (int l = 0; l < 4; l++)
+        wr_sel[l] = {2'b0, widx_q, 2'(l)} >= {7'd0, woff_q} && {2'b0, widx_q, 2'(l)} < {7'd0, woff_q} + {3'd0, wbytes_q};
+    end
   end
 
   // Starting a burst: the state to go to, its first word's address, its last word, read or write.
@@ -371,7 +386,7 @@ module dma_core #(
       quiet_q <= 1'b0;  eng_err_q <= 1'b0;  abort_q <= 1'b0;  ip_res_q <= '0;  result_q <= '0;
       cyc_q <= 1'b0;  we_q <= 1'b0;  adr_q <= '0;
       done_o <= 1'b0;  error_o <= 1'b0;
-      buf_q <= '0;
+      for (int w = 0; w < 17; w++) buf_q[w] <= '0;
     end else begin
       state_q <= state_d;  desc_q <= desc_d;  widx_q <= widx_d;  wlast_q <= wlast_d;  roff_q <= roff_d;
       rd_adr_q <= rd_adr_d;  wr_adr_q <= wr_adr_d;  in_left_q <= in_left_d;  out_left_q <= out_left_d;
@@ -389,9 +404,8 @@ module dma_core #(
           5'd3: len_q  <= m_i.dat;
           default: next_q <= m_i.dat;
         endcase
-      // a block from SRC; the bytes a partial block leaves out read as 0
-      if (state_q == SRun && state_d == SRead) buf_q <= '0;
-      if (state_q == SRead && m_i.ack) buf_q[32*widx_q +: 32] <= m_i.dat;
+      // a block from SRC as whole words (the bytes around it are masked out above)
+      if (state_q == SRead && m_i.ack) buf_q[widx_q] <= m_i.dat;
       // the IP's refusals while the DMA owns it; cleared by START
       if (state_q == SIdle && start_i) begin
         eng_err_q <= 1'b0;  ip_res_q <= '0;  abort_q <= 1'b0;
