@@ -282,6 +282,7 @@ def decl(w):
 def gen_sv(d, regs, src):
     name, aw = d["name"], d["addr_bits"]
     body, rd, tail = [], [], []
+    resets, writes = [], {}     # the plain (rw, wo) registers: one write port, decoded once
     intr_state = next((r for r in regs if r.role == "INTR_STATE"), None)
     intr_enable = next((r for r in regs if r.role == "INTR_ENABLE"), None)
     busy = next((r for r in regs if r.role == "BUSY_CYCLES"), None)
@@ -297,7 +298,7 @@ def gen_sv(d, regs, src):
             tail.append(f"  assign {r.path('reg2hw', 'rd')} = {r.lname}_rd;")
         for i, a in enumerate(r.addrs()):
             hit = f"hit_{r.lname}{i if n > 1 else ''}"
-            if r.access in ("rw", "wo", "pulse", "w1c") or r.rd_strobe:
+            if r.access in ("pulse", "w1c") or r.rd_strobe:
                 body.append(f"  logic {hit};")
                 body.append(f"  assign {hit} = req && addr == {aw}'h{a:x};")
             if r.rd_strobe:
@@ -308,9 +309,8 @@ def gen_sv(d, regs, src):
                 data = f"wdata[{f.hi}:{f.lo}]" if f.width > 1 else f"wdata[{f.lo}]"
                 val = f"{f.port}_q{sl}"
                 if r.access in ("rw", "wo"):
-                    body.append(f"  always_ff @(posedge clk_i or negedge rst_ni)\n"
-                                f"    if (!rst_ni) {val} <= {f.width}'h{f.reset:x};\n"
-                                f"    else if ({wr}) {val} <= {data};")
+                    resets.append(f"      {val} <= {f.width}'h{f.reset:x};")
+                    writes.setdefault(a, []).append(f"{val} <= {data};")
                 elif r.access == "w1c":
                     body.append(f"  always_ff @(posedge clk_i or negedge rst_ni)\n"
                                 f"    if (!rst_ni) {val} <= {f.width}'h{f.reset:x};\n"
@@ -338,7 +338,18 @@ def gen_sv(d, regs, src):
             parts.append(f"rdata_mux[{f.hi}:{f.lo}] = {v};" if f and f.width > 1 else
                          f"rdata_mux[{f.lo}] = {v};" if f else f"rdata_mux = {v};")
         items.append(f"      {aw}'h{a:x}: begin {' '.join(parts)} end")
-    mapped = " ||\n".join(f"      addr == {aw}'h{a:x}" for r in regs for a in r.addrs())
+    mapped = ",\n".join(f"      {aw}'h{a:x}" for r in regs for a in r.addrs())
+    # One case on the address for all plain registers, under one write enable: an idle bus costs
+    # the simulator one test, not one compare per register.
+    plain = ""
+    if writes:
+        plain = ("  // The plain registers (rw, wo): written by a whole-word write to their address.\n"
+                 "  always_ff @(posedge clk_i or negedge rst_ni)\n"
+                 "    if (!rst_ni) begin\n" + "\n".join(resets) + "\n"
+                 "    end else if (req && we && be == 4'hf) begin\n"
+                 "      case (addr)\n" +
+                 "\n".join(f"        {aw}'h{a:x}: begin {' '.join(w)} end" for a, w in sorted(writes.items())) +
+                 "\n        default: ;\n      endcase\n    end\n")
 
     ports = [("input  wire logic", "clk_i", ""), ("input  wire logic", "rst_ni", ""),
              ("input  wire wb_pkg::wb_req_t", "wb_i", "Wishbone B4 classic slave"),
@@ -403,14 +414,18 @@ module {name}_reg_top (
   );
 
   logic mapped;
-  assign mapped =
-{mapped};
-  // Unmapped, or a write of less than a whole word: an error, and no effect (the hit_* terms
-  // below still see it, so the writes are also gated by be == 4'hf and the address compare).
+  always_comb
+    case (addr)
+{mapped}: mapped = 1'b1;
+      default: mapped = 1'b0;
+    endcase
+  // Unmapped, or a write of less than a whole word: an error, and no effect (every write below
+  // is also gated by be == 4'hf and its address).
   assign err = req && (!mapped || (we && be != 4'hf));
 
 {chr(10).join(body)}
 
+{plain}
 {chr(10).join(tail)}
 
   logic [31:0] rdata_mux;

@@ -18,14 +18,14 @@ NODE_MAKEFLAGS := CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOB
 NODE_CFLAGS := -std=c++17 -O2
 
 # $(1) = simulator name, $(2) = RV32M, $(3) = ENGINE, $(4) = RVC parameter values, $(5) = extra
-# Verilator flags. Verilator's own make does not see flag changes, so a changed node.mk starts from
-# an empty object directory.
+# Verilator flags. Every build starts from an empty object directory: Verilator's own make does not
+# see flag changes, and an incremental rebuild was measured to give a much slower model.
 define NODE_RULES
 $(BUILD)/sim/$(1)/node: $(NODE_RTL) $(BUILD)/cores.mk \
         $(NODE_SRC) $(NODE_HDR) sim/node/node.mk $(GEN)/regs.stamp | $(SETUP_DONE)
 	@echo "== node-sim: Verilating soc_top for $(1) (RV32M=$(2) ENGINE=$(3) RVC=$(4))"
 	@mkdir -p $(BUILD)/sim/$(1)
-	$$(if $$(filter sim/node/node.mk,$$?),rm -rf $(BUILD)/sim/$(1)/obj)
+	rm -rf $(BUILD)/sim/$(1)/obj
 	MAKEFLAGS="$(NODE_MAKEFLAGS)" VERILATOR_ROOT=$(VERILATOR_ROOT) $(VERILATOR) $(NODE_VFLAGS) $(5) -GRV32M=$(2) -GENGINE=$(3) -GRVC=$(4) \
 	    -CFLAGS "$(NODE_CFLAGS) -DNODE_RV32M=$(2) -DNODE_ENGINE=$(3) -DNODE_RVC=$(4)" -Mdir $(BUILD)/sim/$(1)/obj -o ../node \
 	    $(NODE_RTL) $(abspath $(NODE_SRC)) > $(BUILD)/sim/$(1)/build.log 2>&1 \
