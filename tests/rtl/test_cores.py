@@ -7,6 +7,7 @@ build/fusesoc; its file list (the .eda.yml) must name the files tools/cores.py n
 generated file must equal its twin in build/gen/rtl. The engine's lint target, the command an
 integrator runs first, must pass under FuseSoC's Verilator backend."""
 import filecmp
+import json
 import os
 import pathlib
 import subprocess
@@ -72,3 +73,16 @@ def test_every_rtl_file_is_in_a_core():
     listed = set(sources("iotse:soc:soc_top"))   # the node holds the engine and every IP
     on_disk = {str(p.relative_to(ROOT)) for p in (ROOT / "rtl").rglob("*.sv*")}
     assert on_disk <= listed, f"not in any core: {sorted(on_disk - listed)}"
+
+
+def test_synth_reads_the_cores(tmp_path):
+    """`make synth` (tools/synth.py) synthesizes a block from its core's target, and names a block
+    no synth.json registers."""
+    run = lambda *a: subprocess.run([sys.executable, ROOT / "tools" / "synth.py", "--out", str(tmp_path), *a],
+                                    capture_output=True, text=True, cwd=ROOT)
+    r = run("--only", "ghash")
+    assert r.returncode == 0, r.stderr
+    ghash = json.loads((tmp_path / "area.json").read_text())["blocks"]["ghash"]
+    assert ghash["top"] == "aes_ghash" and ghash["ge"] > 1000 and ghash["ff"] >= 128 and ghash["xc7_lut"] > 100
+    r = run("--only", "nosuch")
+    assert r.returncode != 0 and "no block named nosuch" in r.stderr
