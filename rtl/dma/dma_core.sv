@@ -117,6 +117,11 @@ module dma_core #(
   logic [1:0]   wsrc_q, wsrc_d;
   logic         have_in_q, have_in_d, pend_out_q, pend_out_d, held_q, held_d, no_out_q, no_out_d;
   logic         issued_q, issued_d, init_q, init_d, quiet_q, issuing;
+  // a burst to start, chosen in the state machine and started after it: its state (SFetch, SRead,
+  // SWrite; SIdle for none), its first byte's address and its length in bytes (1..64)
+  state_e       bst_st;
+  logic [31:0]  bst_adr;
+  logic [6:0]   bst_n;
   logic         eng_err_q, abort_q;
   logic [3:0]   ip_res_q, result_q, result_d;
   logic         cyc_q, cyc_d, we_q, we_d;
@@ -202,7 +207,6 @@ module dma_core #(
     end
   end
 
-  // Starting a burst: the state to go to, its first word's address, its last word, read or write.
   always_comb begin
     state_d = state_q;  desc_d = desc_q;  widx_d = widx_q;  wlast_d = wlast_q;  roff_d = roff_q;
     rd_adr_d = rd_adr_q;  wr_adr_d = wr_adr_q;  in_left_d = in_left_q;  out_left_d = out_left_q;
@@ -210,7 +214,7 @@ module dma_core #(
     have_in_d = have_in_q;  pend_out_d = pend_out_q;  held_d = held_q;  no_out_d = no_out_q;  issued_d = issued_q;
     init_d = init_q;  issuing = 1'b0;  result_d = result_q;
     cyc_d = cyc_q;  we_d = we_q;  adr_d = adr_q;
-    done_d = 1'b0;  error_d = 1'b0;
+    done_d = 1'b0;  error_d = 1'b0;  bst_st = SIdle;  bst_adr = '0;  bst_n = '0;
     aes_cmd_valid_o = 1'b0;  aes_cmd_o = AesData;  aes_bytes_o = 5'd16;  aes_out_pop_o = 1'b0;
     sha_cmd_valid_o = 1'b0;  sha_cmd_o = ShaBlock;  sha_bytes_o = 7'd0;
 
@@ -218,7 +222,7 @@ module dma_core #(
       SIdle: if (start_i) begin
         desc_d = desc_i;
         if (desc_i[1:0] == 2'b00 && in_ram(desc_i, 32'd20)) begin
-          state_d = SFetch;  widx_d = '0;  wlast_d = 5'd4;  cyc_d = 1'b1;  we_d = 1'b0;  adr_d = desc_i;
+          bst_st = SFetch;  bst_adr = desc_i;  bst_n = 7'd20;
         end else begin
           result_d = ResBadAddr;  state_d = SEnd;
         end
@@ -274,12 +278,10 @@ module dma_core #(
           in_left_d = in_left_q - {25'd0, chunk_d};
           rd_adr_d = rd_adr_q + {25'd0, chunk_d};
           roff_d = rd_adr_q[1:0];
-          state_d = SRead;  widx_d = '0;  wlast_d = last_word(rd_adr_q[1:0], chunk_d);
-          cyc_d = 1'b1;  we_d = 1'b0;  adr_d = {rd_adr_q[31:2], 2'b00};
+          bst_st = SRead;  bst_adr = rd_adr_q;  bst_n = chunk_d;
         end else if (pend_out_q && aes_out_valid_i) begin                // its output out
           wsrc_d = SrcDout;  woff_d = wr_adr_q[1:0];
-          state_d = SWrite;  widx_d = '0;  wlast_d = last_word(wr_adr_q[1:0], {1'b0, wbytes_q});
-          cyc_d = 1'b1;  we_d = 1'b1;  adr_d = {wr_adr_q[31:2], 2'b00};
+          bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = {1'b0, wbytes_q};
         end else if (!have_in_q && in_left_q == 0 && !pend_out_q) begin
           state_d = SDrain;
         end
@@ -292,9 +294,7 @@ module dma_core #(
         end else if (out_left_q != 0 && (!held_q || aes_out_valid_i)) begin    // the tag, or plaintext, out
           wsrc_d = held_q ? SrcDout : SrcTag;  woff_d = wr_adr_q[1:0];
           wbytes_d = out_left_q >= 32'd16 ? 6'd16 : {1'b0, out_left_q[4:0]};
-          state_d = SWrite;  widx_d = '0;
-          wlast_d = last_word(wr_adr_q[1:0], out_left_q >= 32'd16 ? 7'd16 : {2'b0, out_left_q[4:0]});
-          cyc_d = 1'b1;  we_d = 1'b1;  adr_d = {wr_adr_q[31:2], 2'b00};
+          bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = {1'b0, wbytes_d};
         end else if (out_left_q == 0) begin                              // all of it, and no more
           result_d = (aes_out_valid_i || aes_rel_i) ? ResBadLen : result_q;
           state_d = (aes_out_valid_i || aes_rel_i) ? SEnd : SDrain;
@@ -327,8 +327,7 @@ module dma_core #(
           if (in_left_q == 32'd0) begin                                  // FINAL of no bytes
             have_in_d = 1'b1;
           end else begin
-            state_d = SRead;  widx_d = '0;  wlast_d = last_word(rd_adr_q[1:0], chunk_d);
-            cyc_d = 1'b1;  we_d = 1'b0;  adr_d = {rd_adr_q[31:2], 2'b00};
+            bst_st = SRead;  bst_adr = rd_adr_q;  bst_n = chunk_d;
           end
         end else begin
           state_d = SDrain;
@@ -344,8 +343,7 @@ module dma_core #(
           state_d = SRun;                                                // the tag or plaintext out
         end else begin                                                   // the digest out
           wsrc_d = SrcDigest;  wbytes_d = 6'd32;  woff_d = wr_adr_q[1:0];
-          state_d = SWrite;  widx_d = '0;  wlast_d = last_word(wr_adr_q[1:0], 7'd32);
-          cyc_d = 1'b1;  we_d = 1'b1;  adr_d = {wr_adr_q[31:2], 2'b00};
+          bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = 7'd32;
         end
       end
 
@@ -359,7 +357,7 @@ module dma_core #(
         end else begin
           desc_d = next_q;
           if (next_q[1:0] == 2'b00 && in_ram(next_q, 32'd20)) begin
-            state_d = SFetch;  widx_d = '0;  wlast_d = 5'd4;  cyc_d = 1'b1;  we_d = 1'b0;  adr_d = next_q;
+            bst_st = SFetch;  bst_adr = next_q;  bst_n = 7'd20;
           end else begin
             result_d = ResBadAddr;  state_d = SEnd;
           end
@@ -374,6 +372,12 @@ module dma_core #(
 
       default: state_d = SIdle;
     endcase
+
+    // Starting a burst: its first word's address, its last word, read or write.
+    if (bst_st != SIdle) begin
+      state_d = bst_st;  widx_d = '0;  wlast_d = last_word(bst_adr[1:0], bst_n);
+      cyc_d = 1'b1;  we_d = bst_st == SWrite;  adr_d = {bst_adr[31:2], 2'b00};
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -26,8 +26,8 @@ int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, 
 
 se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n)
 {
-    uint32_t base = se_hal_dma_in(d, n * sizeof d[0]), st = 0;
-    se_status ret = SE_ERR_BACKEND;
+    uint32_t base = se_hal_dma_in(d, n * sizeof d[0]), st;
+    se_status ret;
 
     for (size_t i = 0; i < n; i++)
         d[i][4] = i + 1 < n ? base + (uint32_t)((i + 1) * sizeof d[0]) : 0u;
@@ -35,16 +35,10 @@ se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n)
     wr(SE_DMA_INTR_ENABLE, INTR_BOTH);
     wr(SE_DMA_DESC, base);
     wr(SE_DMA_CMD, SE_DMA_CMD_OP_START << SE_DMA_CMD_OP_SHIFT);
-    for (uint32_t i = 0; i < SE_DRV_POLL_LIMIT; i++) {
-        st = rd(SE_DMA_STATUS);
-        if ((st & (SE_DMA_STATUS_BUSY_MASK << SE_DMA_STATUS_BUSY_SHIFT)) == 0) {
-            ret = SE_OK;
-            break;
-        }
-        se_hal_sleep();
-    }
-    wr(SE_DMA_INTR_ENABLE, 0u);
-    wr(SE_DMA_INTR_STATE, INTR_BOTH);
+    ret = se_drv_sleep_until_idle(SE_HAL_DMA_BASE + SE_DMA_STATUS, SE_DMA_STATUS_BUSY_MASK << SE_DMA_STATUS_BUSY_SHIFT,
+                                  SE_HAL_DMA_BASE + SE_DMA_INTR_STATE, SE_HAL_DMA_BASE + SE_DMA_INTR_ENABLE,
+                                  INTR_BOTH, SE_DRV_POLL_LIMIT);
+    st = rd(SE_DMA_STATUS);
     se_hal_dma_sync();
     /* (descriptors on the caller's stack are always in RAM: base 0 cannot pass the DMA's check,
      * which ends the chain in BAD_ADDR) */

@@ -45,16 +45,17 @@ static inline se_status se_drv_wait_n(uint32_t status, uint32_t bit, uint32_t wa
     return SE_ERR_BACKEND;
 }
 
-/* Waits for a long command (pk RUN, gf2m START) to leave BUSY, sleeping between polls. The caller
- * cleared the IP's INTR_STATE and enabled its DONE interrupt (bit 0 of INTR_ENABLE in both IPs)
- * just before issuing the command, so each se_hal_sleep returns once the command is done. On the
- * way out DONE is acknowledged and disabled again: the short commands that follow also signal
- * DONE, and a line left high would wake every later sleep of the CPU at once. */
+/* Waits for a long command (pk RUN, gf2m START, a DMA chain) to leave BUSY, sleeping between at
+ * most `limit` polls. The caller cleared the IP's INTR_STATE and enabled the interrupts `intr` (its
+ * DONE; the DMA's ERROR too) just before issuing the command, so each se_hal_sleep returns once the
+ * command is over. On the way out they are acknowledged and disabled again: the short commands
+ * that follow also signal DONE, and a line left high would wake every later sleep of the CPU at
+ * once. */
 static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, uint32_t intr_state,
-                                                uint32_t intr_enable)
+                                                uint32_t intr_enable, uint32_t intr, uint32_t limit)
 {
     se_status st = SE_ERR_BACKEND;
-    for (uint32_t i = 0; i < SE_DRV_PK_POLL_LIMIT; i++) {
+    for (uint32_t i = 0; i < limit; i++) {
         if ((se_hal_read32(status) & busy) == 0) {
             st = SE_OK;
             break;
@@ -62,7 +63,7 @@ static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, 
         se_hal_sleep();
     }
     se_hal_write32(intr_enable, 0u);
-    se_hal_write32(intr_state, 1u);
+    se_hal_write32(intr_state, intr);
     return st;
 }
 

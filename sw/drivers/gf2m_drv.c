@@ -61,7 +61,7 @@ se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30],
     wr(SE_GF2M_INTR_ENABLE, 1u << SE_GF2M_INTR_ENABLE_DONE_SHIFT);
     wr(SE_GF2M_CMD, SE_GF2M_CMD_OP_START << SE_GF2M_CMD_OP_SHIFT);
     st = se_drv_sleep_until_idle(status, BIT(BUSY), SE_HAL_GF2M_BASE + SE_GF2M_INTR_STATE,
-                                 SE_HAL_GF2M_BASE + SE_GF2M_INTR_ENABLE);
+                                 SE_HAL_GF2M_BASE + SE_GF2M_INTR_ENABLE, 1u, SE_DRV_PK_POLL_LIMIT);
     put(SE_GF2M_K(0), NULL); /* the scalar does not stay in the engine's registers */
     if (st != SE_OK)
         return st;

@@ -53,7 +53,7 @@ static int complete(uint32_t op)
 {
     uint32_t base = SE_HAL_PK_BASE;
     if ((op == SE_PK_CMD_OP_RUN ? se_drv_sleep_until_idle(base + SE_PK_STATUS, BIT(BUSY), base + SE_PK_INTR_STATE,
-                                                          base + SE_PK_INTR_ENABLE)
+                                                          base + SE_PK_INTR_ENABLE, 1u, SE_DRV_PK_POLL_LIMIT)
                                 : se_drv_wait_n(base + SE_PK_STATUS, BIT(BUSY), 0, SE_DRV_PK_POLL_LIMIT)) != SE_OK)
         return -1;
     uint32_t status = rd(SE_PK_STATUS);
