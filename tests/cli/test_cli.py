@@ -1,5 +1,6 @@
 """The CLI's own contract: batch error lines, continuation after bad lines, exit status, human mode."""
 import hashlib
+import hmac
 import json
 import subprocess
 
@@ -90,20 +91,31 @@ def test_every_op_is_documented():
     assert not missing, f"ops without documentation in docs/cli.md: {missing}"
 
 
-def test_rtl_backend_runs_engine_ops_and_declines_the_rest():
-    """On --backend rtl the hash and ECC ops run on the engine model (checked against hashlib and
-    the cryptography package); the op the engine does not have (hmac_drbg) answers
-    not_supported instead of silently falling back to sw."""
+def test_rtl_backend_runs_engine_ops():
+    """On --backend rtl the hash, ECC and DRBG ops run on the engine model (checked against
+    hashlib, the cryptography package and an hmac-module HMAC_DRBG step); a bad request keeps its
+    named error."""
     from cryptography.hazmat.primitives.asymmetric import ec
     lines = ['{"op":"sha256","msg":"616263","id":1}',
              '{"op":"ec_pubkey","curve":"secp256r1","key":"' + "00" * 31 + '07","id":2}',
-             '{"op":"hmac_drbg","entropy":"00","id":3}']
+             '{"op":"hmac_drbg","entropy":"00","id":3}',
+             '{"op":"hmac_drbg","entropy":"' + "00" * 32 + '","nonce":"","bytes":32,"id":4}']
     p = run(["--backend", "rtl", "batch"], "\n".join(lines) + "\n")
     out = [json.loads(x) for x in p.stdout.splitlines()]
     q = ec.derive_private_key(7, ec.SECP256R1()).public_key().public_numbers()
     assert out[0] == {"digest": hashlib.sha256(b"abc").hexdigest(), "id": 1}
     assert out[1]["x"] == "%064x" % q.x and out[1]["y"] == "%064x" % q.y
-    assert out[2] == {"error": "not_supported", "id": 3}
+    assert out[2] == {"error": "bad_input", "field": "bytes", "id": 3}
+    h = lambda k, m: hmac.new(k, m, hashlib.sha256).digest()  # noqa: E731
+    k, v, seed = b"\0" * 32, b"\1" * 32, b"\0" * 32       # SP 800-90A 10.1.2: instantiate,
+    k = h(k, v + b"\0" + seed)
+    v = h(k, v)
+    k = h(k, v + b"\1" + seed)
+    v = h(k, v)
+    v = h(k, v)                                             # the first generate and its update,
+    k = h(k, v + b"\0")
+    v = h(k, v)
+    assert out[3] == {"out": h(k, v).hex(), "id": 4}        # the second generate's block
     assert p.returncode == 1
 
 

@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 import ossl
+from drbg_model import model
 from nist import ccm_fields, ccm_records, parse
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -231,6 +232,18 @@ def test_pubkey_matches_references(soc):
     assert got[1].get("pub") == "04" + x.to_bytes(30, "big").hex() + y.to_bytes(30, "big").hex()
 
 
+def test_hmac_drbg(soc):
+    """HMAC_DRBG runs over the node's HMAC (short inputs) and its SHA-256 compressions (an update
+    over 160 bytes), against the SP 800-90A model."""
+    rng = random.Random("soc-drbg")
+    cases = [{"entropy": rng.randbytes(32), "nonce": rng.randbytes(16), "bytes": 64},
+             {"entropy": rng.randbytes(130), "nonce": rng.randbytes(60), "pers": rng.randbytes(40),
+              "reseed_entropy": rng.randbytes(32), "add2": rng.randbytes(99), "bytes": 33}]
+    got = soc([{"op": "hmac_drbg", **{k: v.hex() if isinstance(v, bytes) else v for k, v in c.items()}}
+               for c in cases])
+    assert [g.get("out") for g in got] == [model(c).hex() for c in cases]
+
+
 # ---- errors ------------------------------------------------------------------------------------
 
 def test_named_errors(soc):
@@ -242,7 +255,7 @@ def test_named_errors(soc):
         {"op": "aead_decrypt", "mode": "gcm", "key": "00" * 16, "nonce": "00" * 12, "ct": "00", "tag": "00" * 16},
         {"op": "sha256", "msg": "ab" * 9000},
         {"op": "sha256", "msg": "616263"},
-        {"op": "hmac_drbg", "entropy": "00" * 32, "nonce": "00" * 16, "bytes": 16},
+        {"op": "hmac_drbg", "entropy": "00" * 32, "nonce": "00" * 16, "bytes": 16, "reseed_interval": 1},
     ]
     got = soc(reqs)
     assert got[0].get("error") == "invalid_point"
@@ -250,7 +263,7 @@ def test_named_errors(soc):
     assert got[2].get("error") == "bad_tag"
     assert got[3].get("error") == "bad_length"
     assert got[4].get("digest") == hashlib.sha256(b"abc").hexdigest()
-    assert got[5].get("error") == "not_supported"
+    assert got[5].get("error") == "drbg_reseed_required"
 
 
 def test_unknown_node_config_is_a_clear_error():

@@ -11,15 +11,13 @@ extern const char *cli_failed_field;
 const cli_op *const cli_op_tables[] = {cli_ops_hash, cli_ops_sym, cli_ops_drbg, cli_ops_ecp,
                                        cli_ops_x509, NULL};
 
-/* The op named `name`; *drbg says whether it is the DRBG table's (run only where cli_be->drbg). */
-static const cli_op *find_op(const char *name, int *drbg)
+/* The op named `name`, or NULL. */
+static const cli_op *find_op(const char *name)
 {
     for (size_t t = 0; cli_op_tables[t] != NULL; t++)
         for (const cli_op *op = cli_op_tables[t]; op->name != NULL; op++)
-            if (strcmp(op->name, name) == 0) {
-                *drbg = cli_op_tables[t] == cli_ops_drbg;
+            if (strcmp(op->name, name) == 0)
                 return op;
-            }
     return NULL;
 }
 
@@ -28,8 +26,7 @@ json_t *cli_run_request(const json_t *req, int *ok)
     json_t *resp = json_object();
     const json_t *id = json_object_get(req, "id");
     const char *name = json_string_value(json_object_get(req, "op"));
-    int drbg = 0;
-    const cli_op *op = name ? find_op(name, &drbg) : NULL;
+    const cli_op *op = name ? find_op(name) : NULL;
     se_status st;
 
     cli_failed_field = NULL;
@@ -37,8 +34,6 @@ json_t *cli_run_request(const json_t *req, int *ok)
         st = SE_ERR_BAD_INPUT;
     else if (op == NULL)
         st = name ? SE_ERR_UNKNOWN_OP : SE_ERR_BAD_INPUT;
-    else if (drbg && !cli_be->drbg)
-        st = SE_ERR_NOT_SUPPORTED;
     else
         st = op->fn(req, resp);
     if (st != SE_OK) {

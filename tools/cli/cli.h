@@ -25,11 +25,9 @@ typedef struct {
     const char *fields;  /* one-line synopsis of the request fields, for --help */
 } cli_op;
 
-/* A backend (--backend NAME): the crypto API's entry points (se/backend.h) it runs on. The
- * hmac_drbg op runs only where drbg is set (the `sw` backend); elsewhere it answers "not_supported". */
+/* A backend (--backend NAME): the crypto API's entry points (se/backend.h) it runs on. */
 typedef struct {
     const char *name;
-    int drbg;
     const se_backend *ops;
 } cli_backend;
 

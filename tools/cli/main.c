@@ -101,7 +101,7 @@ static void usage(FILE *f)
                "       se names                                      status, alert and suite numbers -> names (JSON)\n"
                "backends: sw (default, the C library), rtl (the engine drivers on a Verilator model of\n"
                "          the engine), soc (each operation inside the simulated node: CPU, firmware,\n"
-               "          drivers and engine; hmac_drbg answers not_supported on rtl and soc)\n"
+               "          drivers and engine)\n"
                "nodes (--node, for soc): sw-rv32i, sw-rv32im, sw+hw-rv32i, sw+hw-rv32im (default), sw+hw-rv32imc\n"
                "       se client|server|collector|certs ...          DTLS/TLS programs, see se PROGRAM --help\n"
                "see docs/cli.md\n");
@@ -110,9 +110,9 @@ static void usage(FILE *f)
 /* The backends (--backend): `sw` is the crypto library and `rtl` the engine drivers against the
  * Verilator model of the engine (both through se/backend.h); `soc` runs each operation inside the
  * simulated node (soc_backend.c). */
-static const cli_backend backend_sw = {"sw", 1, &se_backend_sw};
-static const cli_backend backend_rtl = {"rtl", 0, &se_backend_hw};
-static const cli_backend backend_soc = {"soc", 0, &cli_soc_ops};
+static const cli_backend backend_sw = {"sw", &se_backend_sw};
+static const cli_backend backend_rtl = {"rtl", &se_backend_hw};
+static const cli_backend backend_soc = {"soc", &cli_soc_ops};
 static const cli_backend *const backends[] = {&backend_sw, &backend_rtl, &backend_soc, NULL};
 const cli_backend *cli_be = &backend_sw;
 

@@ -1,4 +1,6 @@
-/* CLI op for HMAC_DRBG (SP 800-90A) in the NIST CAVP shape: instantiate, reseed, generate twice. */
+/* CLI op for HMAC_DRBG (SP 800-90A) in the NIST CAVP shape: instantiate, reseed, generate twice.
+ * Its HMACs run where the backend hashes (se/backend.h's `sha`): the library on sw, the engine's
+ * SHA IP on rtl, the node on soc. */
 #include "cli.h"
 #include "se/ct.h"
 #include "se/drbg.h"
@@ -41,7 +43,8 @@ static se_status op_hmac_drbg(const json_t *req, json_t *resp)
         if ((st = cli_hex(req, "entropy", entropy, sizeof entropy, &e_len)) != SE_OK ||
             (st = cli_hex(req, "nonce", nonce, sizeof nonce, &n_len)) != SE_OK)
             return st;
-        st = se_hmac_drbg_instantiate(&ctx, entropy, e_len, nonce, n_len, pers, p_len);
+        st = se_hmac_drbg_instantiate_on(&ctx, cli_be->ops->sha, entropy, e_len, nonce, n_len, pers,
+                                         p_len);
     }
     if (st == SE_OK && interval != 0)
         st = se_hmac_drbg_set_reseed_interval(&ctx, (uint32_t)interval);

@@ -9,7 +9,8 @@
  * The library's ECDH, ECDSA and key code runs on the host over these curve operations, as on the
  * other backends: point validation, k * P, k * G and ECDSA's signing and verification arithmetic
  * (se_ecdsa_sign_values / se_ecdsa_verify_values) run in the node, on its CPU alone (sw) or on the
- * engine (sw+hw); encodings, hashing and the RFC 6979 nonce stay on the host. */
+ * engine (sw+hw); encodings, hashing and the RFC 6979 nonce stay on the host. HMAC-DRBG (the
+ * hmac_drbg op) runs on the host over the node's HMAC and SHA-256 compression. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -259,6 +260,26 @@ static se_status soc_hmac(const uint8_t *key, size_t key_len, const uint8_t *m, 
     return st == SE_OK ? take(mac, 32) : st;
 }
 
+/* One compression in the node: the engine's SHA IP on sw+hw, the library on sw. */
+static se_status soc_sha256_block(uint32_t h[8], const uint8_t block[64])
+{
+    uint8_t out[32];
+    begin();
+    for (unsigned i = 0; i < 8; i++)
+        put_u32(h[i]);
+    put_bytes(block, 64);
+    se_status st = call(SE_RPC_SHA256_BLOCK);
+    if (st == SE_OK && (st = take(out, 32)) == SE_OK)
+        for (unsigned i = 0; i < 8; i++)
+            h[i] = (uint32_t)out[4 * i] | (uint32_t)out[4 * i + 1] << 8 | (uint32_t)out[4 * i + 2] << 16 |
+                   (uint32_t)out[4 * i + 3] << 24;
+    return st;
+}
+
+/* Where HMAC-DRBG's HMACs run on this backend (se/sha256.h): each HMAC, or each compression of a
+ * longer one, is one request to the node. */
+static const se_sha256_engine soc_sha = {soc_sha256_block, soc_hmac};
+
 static se_status soc_aes(se_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
                          const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out)
 {
@@ -433,6 +454,7 @@ const se_backend cli_soc_ops = {
     .name = "soc",
     .probe = soc_probe,
     .sha256 = soc_sha256,
+    .sha = &soc_sha,
     .hmac_sha256 = soc_hmac,
     .aes_crypt = soc_aes,
     .cbc_mac = soc_cbc_mac,

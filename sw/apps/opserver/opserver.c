@@ -254,6 +254,27 @@ static se_status run(uint32_t op, reader *r)
             (o = put_bytes(al)) == NULL)
             return SE_ERR_BAD_INPUT;
         return be->mod((se_mod_op)x, a, al, b, c, o);
+    case SE_RPC_SHA256_BLOCK: {
+        uint32_t h[8];
+        for (unsigned i = 0; i < 8; i++)
+            h[i] = get_u32(r);
+        a = get_bytes(r, &al);
+        if (r->bad || al != SE_SHA256_BLOCK_BYTES || (o = put_bytes(32)) == NULL)
+            return SE_ERR_BAD_INPUT;
+        if (be->sha != NULL && be->sha->compress != NULL) {
+            if ((st = be->sha->compress(h, a)) != SE_OK)
+                return st;
+        } else {
+#ifdef SE_SHA256_NO_SOFTWARE
+            return SE_ERR_NOT_SUPPORTED;
+#else
+            se_sha256_compress(h, a);
+#endif
+        }
+        for (unsigned i = 0; i < 32; i++)
+            o[i] = (uint8_t)(h[i / 4] >> (8 * (i % 4)));
+        return SE_OK;
+    }
     default:
         return SE_ERR_UNKNOWN_OP;
     }

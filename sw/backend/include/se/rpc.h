@@ -32,6 +32,8 @@ typedef enum {
     SE_RPC_ECDSA_VERIFY, /* curve, pub, e, r, s -> nothing: SE_OK or SE_ERR_BAD_SIGNATURE */
     SE_RPC_X25519,       /* k, u -> out */
     SE_RPC_MOD,          /* op (se_mod_op), m, a, b -> r */
+    SE_RPC_SHA256_BLOCK, /* h0..h7 (eight numbers), block (64 bytes) -> h0..h7 (32 bytes, each word
+                          * little-endian): one compression, for HMAC-DRBG contexts on the host */
 } se_rpc_op;
 
 /* A curve in a request: a number, SE_RPC_CURVE_BUILTIN followed by the se_curve_id, or
