@@ -14,10 +14,11 @@ static se_status aead_init(const se_tls *t, se_tls_rec *client, se_tls_rec *serv
     return st == SE_OK ? be->aead_key(&server->k.aead, mode, kb + 16, 16) : st;
 }
 
-/* Seals or opens the len bytes after the explicit nonce in place, the tag after them (noinline: one
- * body for both directions, which LTO would copy into each). */
-__attribute__((noinline)) static se_status aead_crypt(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
-                            size_t len, int open)
+/* Seals src (len bytes) or opens the len bytes after the explicit nonce in place, into the bytes
+ * after the explicit nonce, the tag after them (noinline: one body for both directions, which LTO
+ * would copy into each). */
+__attribute__((noinline)) static se_status aead_crypt(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn,
+                                                      const uint8_t *src, uint8_t *body, size_t len, int open)
 {
     const se_backend *be = t->cfg->crypto;
     uint8_t ph[13], nonce[12], *p = body + 8;
@@ -29,14 +30,14 @@ __attribute__((noinline)) static se_status aead_crypt(const se_tls *t, const se_
     memcpy(nonce, r->iv, 4);
     memcpy(nonce + 4, body, 8);
     return open ? be->aead_open(&r->k.aead, nonce, 12, ph, 13, p, len, p + len, tl, p)
-                : be->aead_seal(&r->k.aead, nonce, 12, ph, 13, p, len, p, p + len, tl);
+                : be->aead_seal(&r->k.aead, nonce, 12, ph, 13, src, len, p, p + len, tl);
 }
 
-static se_status aead_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
-                           size_t len, size_t *n)
+static se_status aead_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, const uint8_t *src,
+                           uint8_t *body, size_t len, size_t *n)
 {
     *n = len + r->cls->overhead;
-    return aead_crypt(t, r, type, sn, body, len, 0);
+    return aead_crypt(t, r, type, sn, src, body, len, 0);
 }
 
 static se_status aead_open(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
@@ -45,7 +46,7 @@ static se_status aead_open(const se_tls *t, const se_tls_rec *r, uint8_t type, u
     if (n < r->cls->overhead)
         return SE_ERR_BAD_TAG;
     *pt_len = n - r->cls->overhead;
-    return aead_crypt(t, r, type, sn, body, *pt_len, 1) == SE_OK ? SE_OK : SE_ERR_BAD_TAG;
+    return aead_crypt(t, r, type, sn, NULL, body, *pt_len, 1) == SE_OK ? SE_OK : SE_ERR_BAD_TAG;
 }
 
 const se_tls_rec_class se_tls_rec_ccm8 = {

@@ -167,14 +167,15 @@ static se_status cbc_init(const se_tls *t, se_tls_rec *client, se_tls_rec *serve
 
 /* MAC over pseudo-header || plaintext: the header goes just before the plaintext, in the space
  * the IV takes afterwards. Then padding and CBC with a fresh IV. */
-static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
-                          size_t len, size_t *n)
+static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, const uint8_t *src,
+                          uint8_t *body, size_t len, size_t *n)
 {
     const se_backend *be = t->cfg->crypto;
     uint8_t *pt = body + 16;
     size_t pad = 15 - (len + MAC_LEN) % 16;
     se_status st;
 
+    memmove(pt, src, len); /* CBC pads and encrypts in place */
     se_tls_pseudo_header(t, body + 3, sn, type, len);
     st = be->hmac_sha256(r->k.cbc.mac, MAC_LEN, body + 3, HDR_LEN + len, pt + len);
     if (st == SE_OK)
@@ -219,13 +220,14 @@ static void etm_mac(const se_tls *t, const uint8_t key[MAC_LEN], uint64_t sn, ui
     se_ct_wipe(&h, sizeof h);
 }
 
-static se_status etm_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
-                          size_t len, size_t *n)
+static se_status etm_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, const uint8_t *src,
+                          uint8_t *body, size_t len, size_t *n)
 {
     uint8_t *pt = body + 16;
     size_t pad = 15 - len % 16, clen = len + pad + 1;
     se_status st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
 
+    memmove(pt, src, len); /* CBC pads and encrypts in place */
     memset(pt + len, (int)pad, pad + 1);
     if (st == SE_OK)
         st = t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.key, 16, body, pt, clen, pt);

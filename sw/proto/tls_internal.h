@@ -186,9 +186,10 @@ typedef struct se_tls_rec_class {
     /* Sets up both directions (their cls already set) from the key block (RFC 5246 6.3: the
      * client's and the server's MAC keys, then AES keys, then implicit nonces). */
     se_status (*init)(const se_tls *t, se_tls_rec *client, se_tls_rec *server, const uint8_t *kb);
-    /* Protects the plaintext at body + explicit_len, len bytes, in place; *n = body length. */
-    se_status (*seal)(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body, size_t len,
-                      size_t *n);
+    /* Protects len bytes of plaintext at src, which is either body + explicit_len (in place) or a
+     * buffer apart from the record: the record's body is written at body; *n = body length. */
+    se_status (*seal)(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, const uint8_t *src,
+                      uint8_t *body, size_t len, size_t *n);
     /* Checks and decrypts body (n bytes) in place: the plaintext at body + explicit_len, *pt_len
      * bytes. SE_ERR_BAD_TAG for any failure (tag, MAC, padding, length): a sender learns nothing
      * about which. */

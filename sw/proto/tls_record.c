@@ -34,9 +34,10 @@ void se_tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uin
 }
 
 /* The record protection of our epoch and the peer's. */
-static se_status seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t len, size_t *n)
+static se_status seal(se_tls *t, uint8_t type, uint64_t sn, const uint8_t *src, uint8_t *body, size_t len,
+                      size_t *n)
 {
-    return t->wr.cls->seal(t, &t->wr, type, sn, body, len, n);
+    return t->wr.cls->seal(t, &t->wr, type, sn, src, body, len, n);
 }
 
 static se_status open_rec(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t n,
@@ -72,13 +73,18 @@ se_status se_tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *
         return st;
     rec = t->out + t->out_len;
     pt = rec + h + (epoch == 0 ? 0 : t->wr.cls->explicit_len);
-    if (alen > 0)
-        memmove(pt, a, alen);
-    if (blen > 0)
-        memmove(pt + alen, b, blen);
+    /* One protected part (application data, a handshake record): the record object reads it where
+     * it is (no part ever lies in the output buffer); otherwise the parts are gathered in place. */
+    const uint8_t *src = a;
+    if (epoch == 0 || blen != 0) {
+        src = pt;
+        memmove(pt, a, alen); /* (alen > 0: a CCS, an alert, a handshake fragment or its header) */
+        if (blen > 0)
+            memmove(pt + alen, b, blen);
+    }
     if (epoch == 0) {
         n = len;
-    } else if ((st = seal(t, type, sn, rec + h, len, &n)) != SE_OK) {
+    } else if ((st = seal(t, type, sn, src, rec + h, len, &n)) != SE_OK) {
         return st;
     }
     rec[0] = type;

@@ -116,12 +116,19 @@ def pki(tmp_path_factory):
 
 
 def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u, \
-            socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-        u.bind(("127.0.0.1", port))
-        return port
+    """A port free for both TCP and UDP on loopback (the kernel picks the TCP one; another test's
+    UDP socket may hold that number: then another pick)."""
+    for _ in range(100):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u, \
+                socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+            try:
+                u.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise OSError("no loopback port free for both TCP and UDP")
 
 
 def mode_flags(mode):
