@@ -9,7 +9,7 @@
 #include "fuzz_util.h"
 
 /* backend.c is not linked (it pulls in the engine model and the soc backend): the `sw` backend. */
-static const cli_backend sw = {"sw", 1, &se_backend_sw};
+static const cli_backend sw = {"sw", &se_backend_sw};
 const cli_backend *cli_be = &sw;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
