@@ -11,6 +11,9 @@ module aes_engine #(
   // configuration: held stable by the register block; sampled by CMD_INIT only
   input  wire logic [255:0] key_i,
   input  wire logic [1:0]   keylen_i,
+  input  wire logic         key_ok_i,   // 0: the key slot INIT would take is empty (BAD_SLOT)
+  input  wire logic [127:0] h_i,        // GCM: the slot's hash key H (the cycle after the INIT is taken)
+  input  wire logic         h_valid_i,
   input  wire logic [2:0]   mode_i,
   input  wire logic         dec_i,
   input  wire logic [127:0] iv_i,
@@ -36,7 +39,12 @@ module aes_engine #(
   // still being released
   output logic              no_out_o,
   output logic              held_o,
-  output logic              rel_o
+  output logic              rel_o,
+  // INIT taken this cycle (key_i, keylen_i, key_ok_i and h_valid_i sampled); a GCM INIT computed
+  // H = E_K(0^128) (h_o) this cycle: the key slot it ran from keeps it
+  output logic              init_take_o,
+  output logic              h_we_o,
+  output logic [127:0]      h_o
 );
 
   localparam logic [2:0] ModeEcb = 3'd0, ModeCbc = 3'd1, ModeCtr = 3'd2, ModeOfb = 3'd3,
@@ -44,7 +52,7 @@ module aes_engine #(
   localparam logic [2:0] CmdInit = 3'd1, CmdIv = 3'd2, CmdJ0 = 3'd3, CmdAad = 3'd4,
                          CmdData = 3'd5, CmdFinal = 3'd6;
   localparam logic [3:0] StOk = 4'd0, StTagFail = 4'd1, StBadKeylen = 4'd2, StBadMode = 4'd3,
-                         StBadSeq = 4'd4, StBadLength = 4'd5;
+                         StBadSeq = 4'd4, StBadLength = 4'd5, StBadSlot = 4'd6;
 
   localparam int PtW = (PTBUF_BLOCKS > 1) ? $clog2(PTBUF_BLOCKS) : 1;
   localparam logic [PtW:0] PtMax = PTBUF_BLOCKS[PtW:0];
@@ -77,6 +85,7 @@ module aes_engine #(
   logic [4:0]   taglen_q, taglen_d;
   logic         dec_q, dec_d;
   logic         cfg_ok_q, cfg_ok_d;       // a good INIT happened
+  logic         hv_q, hv_d;               // INIT takes H from the key slot (h_i), not E_K(0)
   // message progress
   logic         over_q, over_d;           // FINAL done: only INIT is accepted
   logic         started_q, started_d;     // AAD, DATA or J0 seen: no more IV/J0
@@ -135,7 +144,7 @@ module aes_engine #(
   aes_ghash u_ghash (
     .clk_i, .rst_ni,
     .h_we_i  (gh_hwe),
-    .h_i     (core_res),
+    .h_i     (h_slot ? h_i : core_res),
     .clear_i (gh_clear),
     .start_i (gh_start),
     .block_i (gh_block),
@@ -179,7 +188,8 @@ module aes_engine #(
     chk = StOk;
     case (in_cmd_q)
       CmdInit: begin
-        if (keylen_i == 2'd3) chk = StBadKeylen;
+        if (!key_ok_i) chk = StBadSlot;
+        else if (keylen_i == 2'd3) chk = StBadKeylen;
         else if (mode_i == 3'd7) chk = StBadMode;
         else if ((mode_i == ModeCcm || mode_i == ModeGcm) && (tag_len_i < 5'd4 || tag_len_i > 5'd16))
           chk = StBadLength;
@@ -237,9 +247,11 @@ module aes_engine #(
   // datapath selects set by the control block
   logic ch_iv, ch_res, ch_cur, ch_tag, ct_iv, ct_gh, ct_inc, cu_in, cu_resx;
   logic o_ram, o_resx, a_in, a_cur, a_resx, b_chain, b_ctr, b_inc, b_j0, g_resx, g_len, g_fin;
+  logic h_slot;  // GHASH takes H from the key slot (h_i), not from the core
   always_comb begin
     state_d = state_q;
-    {mode_d, keylen_d, taglen_d, dec_d, cfg_ok_d} = {mode_q, keylen_q, taglen_q, dec_q, cfg_ok_q};
+    {mode_d, keylen_d, taglen_d, dec_d, cfg_ok_d, hv_d} = {mode_q, keylen_q, taglen_q, dec_q, cfg_ok_q, hv_q};
+    h_slot = 1'b0;
     {over_d, started_d, iv_pend_d, aad_part_d, data_d, data_part_d, ovf_d, tag_ok_d} =
       {over_q, started_q, iv_pend_q, aad_part_q, data_q, data_part_q, ovf_q, tag_ok_q};
     aad_cnt_d = aad_cnt_q;
@@ -302,6 +314,11 @@ module aes_engine #(
         if ((is_ecb || is_cbc) && dec_q) begin
           core_prep = 1'b1;
           state_d   = SInitWait;
+        end else if (is_gcm && hv_q) begin
+          gh_hwe  = 1'b1;     // H from the key slot
+          h_slot  = 1'b1;
+          done_d  = 1'b1;
+          state_d = SIdle;
         end else if (is_gcm) begin
           core_start = 1'b1;  // H = E_K(0^128)
           state_d    = SInitWait;
@@ -405,6 +422,7 @@ module aes_engine #(
             taglen_d = tag_len_i;
             dec_d    = dec_i;
             cfg_ok_d = 1'b1;
+            hv_d     = h_valid_i;
             {over_d, started_d, iv_pend_d, aad_part_d, data_d, data_part_d, ovf_d, tag_ok_d} = '0;
             aad_cnt_d   = 36'h0;
             dat_cnt_d   = 36'h0;
@@ -539,6 +557,7 @@ module aes_engine #(
     keylen_q <= keylen_d;
     taglen_q <= taglen_d;
     dec_q    <= dec_d;
+    hv_q     <= hv_d;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -578,6 +597,9 @@ module aes_engine #(
   assign no_out_o    = buffered | is_mac;
   assign held_o      = buffered;
   assign rel_o       = rel_q | rd_pend_q;
+  assign init_take_o = take && in_cmd_q == CmdInit;
+  assign h_we_o      = gh_hwe & ~h_slot;
+  assign h_o         = core_res;
 
   // core_ready is implied by the state machine (the core only runs in SInitWait/SAes1/SMac/SFinal).
   logic unused;

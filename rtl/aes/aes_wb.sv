@@ -32,9 +32,56 @@ module aes_wb #(
   assign hw2reg.err.early_read   = |reg2hw.dout.rd && !out_valid;
   assign hw2reg.dout             = out_valid ? dout : 128'h0;
 
+  // ---- key slots: a key, its length and, once a GCM INIT has computed it, its hash key H. No
+  // register reads them. SLOT_CMD LOAD copies KEY0..7 and CTRL.KEYLEN in; WIPE zeroes a slot;
+  // both are dropped while the engine is busy (so never under a running INIT). INIT with
+  // CTRL.USE_SLOT takes its key from slot CTRL.SLOT when the engine takes it (init_take), which
+  // also latches the slot that then gets the INIT's H.
+  localparam int Slots = 4;
+  logic [255:0] slot_key_q [Slots];
+  logic [127:0] slot_h_q [Slots];
+  logic [1:0]   slot_kl_q [Slots];
+  logic [Slots-1:0] slot_v_q, slot_hv_q;
+  logic         use_q;         // the last INIT taken ran from a slot ...
+  logic [1:0]   sel_q;         // ... this one
+  logic         slot_go, h_we, init_take;
+  logic [127:0] h_new;
+  assign slot_go = reg2hw.slot_cmd.wr && !eng_busy_o &&
+                   (reg2hw.slot_cmd.op == 2'd1 || reg2hw.slot_cmd.op == 2'd2);
+  assign hw2reg.err.slot_dropped = reg2hw.slot_cmd.wr && !slot_go;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < Slots; i++) begin
+        slot_key_q[i] <= '0;  slot_h_q[i] <= '0;  slot_kl_q[i] <= '0;
+      end
+      slot_v_q <= '0;  slot_hv_q <= '0;  use_q <= 1'b0;  sel_q <= '0;
+    end else begin
+      if (slot_go) begin
+        slot_key_q[reg2hw.slot_cmd.idx] <= reg2hw.slot_cmd.op == 2'd1 ? reg2hw.key : '0;
+        slot_kl_q[reg2hw.slot_cmd.idx]  <= reg2hw.slot_cmd.op == 2'd1 ? reg2hw.ctrl.keylen : '0;
+        slot_h_q[reg2hw.slot_cmd.idx]   <= '0;
+        slot_v_q[reg2hw.slot_cmd.idx]   <= reg2hw.slot_cmd.op == 2'd1;
+        slot_hv_q[reg2hw.slot_cmd.idx]  <= 1'b0;
+      end else if (h_we && use_q) begin
+        slot_h_q[sel_q]  <= h_new;
+        slot_hv_q[sel_q] <= 1'b1;
+      end
+      if (init_take) begin
+        use_q <= reg2hw.ctrl.use_slot;
+        sel_q <= reg2hw.ctrl.slot;
+      end
+    end
+  end
+  assign hw2reg.slot_status.key_valid = slot_v_q;
+  assign hw2reg.slot_status.h_valid   = slot_hv_q;
+
   aes_engine #(.PTBUF_BLOCKS(PtbufBlocks)) u_engine (
     .clk_i, .rst_ni,
-    .key_i(reg2hw.key), .keylen_i(reg2hw.ctrl.keylen), .mode_i(reg2hw.ctrl.mode), .dec_i(reg2hw.ctrl.dec),
+    .key_i(reg2hw.ctrl.use_slot ? slot_key_q[reg2hw.ctrl.slot] : reg2hw.key),
+    .keylen_i(reg2hw.ctrl.use_slot ? slot_kl_q[reg2hw.ctrl.slot] : reg2hw.ctrl.keylen),
+    .key_ok_i(!reg2hw.ctrl.use_slot || slot_v_q[reg2hw.ctrl.slot]),
+    .h_valid_i(reg2hw.ctrl.use_slot && slot_hv_q[reg2hw.ctrl.slot]), .h_i(slot_h_q[sel_q]),
+    .init_take_o(init_take), .h_we_o(h_we), .h_o(h_new), .mode_i(reg2hw.ctrl.mode), .dec_i(reg2hw.ctrl.dec),
     .iv_i(reg2hw.iv), .tag_len_i(reg2hw.ctrl.tag_len), .tag_i(reg2hw.tag_in),
     .cmd_valid_i(dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr), .cmd_i(dma_own_i ? dma_cmd_i : reg2hw.cmd.op),
     .din_i(dma_own_i ? dma_din_i : reg2hw.din), .din_bytes_i(dma_own_i ? dma_bytes_i : reg2hw.cmd.bytes),

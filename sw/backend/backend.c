@@ -1,6 +1,5 @@
 /* What every backend shares (se/backend.h): one AEAD message under a key used once. */
 #include "se/backend.h"
-#include "se/ct.h"
 
 se_status se_backend_aead_encrypt(const se_backend *be, se_aead_mode mode, const uint8_t *key, size_t key_len,
                                   const uint8_t *nonce, size_t nonce_len, const uint8_t *aad, size_t aad_len,
@@ -11,7 +10,7 @@ se_status se_backend_aead_encrypt(const se_backend *be, se_aead_mode mode, const
 
     if (st == SE_OK)
         st = be->aead_seal(&k, nonce, nonce_len, aad, aad_len, pt, len, ct, tag, tag_len);
-    se_ct_wipe(&k, sizeof k);
+    be->aead_wipe(&k);
     return st;
 }
 
@@ -25,6 +24,6 @@ se_status se_backend_aead_decrypt(const se_backend *be, se_aead_mode mode, const
 
     if (st == SE_OK)
         st = be->aead_open(&k, nonce, nonce_len, aad, aad_len, ct, len, tag, tag_len, pt);
-    se_ct_wipe(&k, sizeof k);
+    be->aead_wipe(&k);
     return st;
 }

@@ -67,6 +67,7 @@ static se_status sw_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *d
 /* The keyed context: GCM needs its hash subkey too, CCM only the expanded key (sw.aes). */
 static se_status sw_aead_key(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len)
 {
+    k->slot = 0;
     k->mode = (uint8_t)mode;
     k->key_len = (uint8_t)key_len;
     return mode == SE_AEAD_GCM ? se_aes_gcm_init(&k->u.sw, key, key_len) : se_aes_init(&k->u.sw.aes, key, key_len);
@@ -161,6 +162,7 @@ const se_backend se_backend_sw = {
     .aes_crypt = sw_aes_crypt,
     .cbc_mac = sw_cbc_mac,
     .aead_key = sw_aead_key,
+    .aead_wipe = se_aead_key_wipe,
     .aead_seal = sw_aead_seal,
     .aead_open = sw_aead_open,
     .ec_curve = sw_ec_curve,
@@ -173,6 +175,7 @@ const se_backend se_backend_sw_tls = {
     .sha256 = sw_sha256,
     .hmac_sha256 = sw_hmac_sha256,
     .aead_key = sw_aead_key,
+    .aead_wipe = se_aead_key_wipe,
     .aead_seal = sw_aead_seal,
     .aead_open = sw_aead_open,
 };

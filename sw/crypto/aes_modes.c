@@ -135,10 +135,16 @@ se_status se_aes_cbc_mac(const se_aes_ctx *ctx, const uint8_t *data, size_t len,
 
 se_status se_aead_key_raw(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len)
 {
+    k->slot = 0;
     if (key_len < 16 || key_len > 32 || key_len % 8 != 0) /* 16, 24 or 32 */
         return SE_ERR_BAD_LENGTH;
     k->mode = (uint8_t)mode;
     k->key_len = (uint8_t)key_len;
     memcpy(k->u.raw, key, key_len);
     return SE_OK;
+}
+
+void se_aead_key_wipe(se_aead_key *k)
+{
+    se_ct_wipe(k, sizeof *k);
 }

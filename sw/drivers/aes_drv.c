@@ -97,28 +97,47 @@ static se_status run_init(void)
     return finish();
 }
 
-/* Loads key, IV and configuration and runs INIT. */
-static se_status init(uint32_t mode, int decrypt, const uint8_t *key, size_t key_len,
-                      const uint8_t iv[BLK], size_t tag_len)
+/* Writes the key to KEY0..7; its CTRL.KEYLEN bits, or 0 with SE_ERR_BAD_LENGTH in *st. */
+static uint32_t put_key(const uint8_t *key, size_t key_len, se_status *st)
 {
-    static const uint8_t zero[BLK] = {0};
     uint32_t keylen;
 
+    *st = SE_OK;
     if (key_len == 16)
         keylen = SE_AES_CTRL_KEYLEN_K128;
     else if (key_len == 24)
         keylen = SE_AES_CTRL_KEYLEN_K192;
     else if (key_len == 32)
         keylen = SE_AES_CTRL_KEYLEN_K256;
-    else
-        return SE_ERR_BAD_LENGTH;
-    wr(SE_AES_ERR, 0xffffffffu);
+    else {
+        *st = SE_ERR_BAD_LENGTH;
+        return 0;
+    }
     for (uint32_t i = 0; i < 8; i++)
         wr(SE_AES_KEY(i), 4 * i < key_len ? se_drv_load_be32(key + 4 * i) : 0);
+    return keylen << SE_AES_CTRL_KEYLEN_SHIFT;
+}
+
+/* IV and CTRL (mode, direction, tag length and `key`: the KEYLEN or USE_SLOT bits), then INIT. */
+static se_status start(uint32_t mode, int decrypt, uint32_t key, const uint8_t iv[BLK], size_t tag_len)
+{
+    static const uint8_t zero[BLK] = {0};
+
+    wr(SE_AES_ERR, 0xffffffffu);
     se_drv_write_words(SE_HAL_AES_BASE + SE_AES_IV(0), iv ? iv : zero, 4);
-    wr(SE_AES_CTRL, (mode << SE_AES_CTRL_MODE_SHIFT) | ((uint32_t)(decrypt != 0) << SE_AES_CTRL_DEC_SHIFT) |
-                        (keylen << SE_AES_CTRL_KEYLEN_SHIFT) | ((uint32_t)tag_len << SE_AES_CTRL_TAG_LEN_SHIFT));
+    wr(SE_AES_CTRL, (mode << SE_AES_CTRL_MODE_SHIFT) | ((uint32_t)(decrypt != 0) << SE_AES_CTRL_DEC_SHIFT) | key |
+                        ((uint32_t)tag_len << SE_AES_CTRL_TAG_LEN_SHIFT));
     return run_init();
+}
+
+/* Loads key, IV and configuration and runs INIT. */
+static se_status init(uint32_t mode, int decrypt, const uint8_t *key, size_t key_len,
+                      const uint8_t iv[BLK], size_t tag_len)
+{
+    se_status st;
+    uint32_t keylen = put_key(key, key_len, &st);
+
+    return st == SE_OK ? start(mode, decrypt, keylen, iv, tag_len) : st;
 }
 
 /* Ends an operation: zero the key registers, then INIT the engine with that zero key, so the
@@ -129,6 +148,54 @@ static void wipe_key(void)
         wr(SE_AES_KEY(i), 0);
     wr(SE_AES_CTRL, SE_AES_CTRL_MODE_ECB << SE_AES_CTRL_MODE_SHIFT);
     (void)run_init(); /* a failure here cannot change the caller's result */
+}
+
+/* ---- key slots ------------------------------------------------------------------------- */
+/* A context's claim k->slot is (n << 2 | slot) for the n-th context set up: the slot holds the
+ * context's key while owner[slot] says so. */
+#define SLOTS 4u
+static uint32_t owner[SLOTS], issued;
+
+/* Copies the context's key (16, 24 or 32 bytes: se_aead_key_raw checked) into its slot (SLOT_CMD
+ * LOAD), zeroes the key registers again, and records the claim. A load that did not happen shows
+ * at the INIT that needs it: BAD_SLOT, SE_ERR_BACKEND. */
+static void slot_load(const se_aead_key *k)
+{
+    const uint32_t s = k->slot & (SLOTS - 1u);
+
+    for (uint32_t pass = 0; pass < 2; pass++) { /* the key, then zeros */
+        for (uint32_t i = 0; i < 8; i++)
+            wr(SE_AES_KEY(i), pass == 0 && 4 * i < k->key_len ? se_drv_load_be32(k->u.raw + 4 * i) : 0);
+        if (pass == 0) {
+            wr(SE_AES_CTRL, (uint32_t)(k->key_len - 16u) / 8u << SE_AES_CTRL_KEYLEN_SHIFT); /* K128, K192, K256 */
+            wr(SE_AES_SLOT_CMD, SE_AES_SLOT_CMD_OP_LOAD << SE_AES_SLOT_CMD_OP_SHIFT | s << SE_AES_SLOT_CMD_IDX_SHIFT);
+        }
+    }
+    owner[s] = k->slot;
+}
+
+se_status se_drv_aead_key(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len)
+{
+    se_status st = se_aead_key_raw(k, mode, key, key_len); /* checks key_len, keeps the key */
+
+    if (st != SE_OK)
+        return st;
+    issued++;
+    k->slot = issued << 2 | (issued & (SLOTS - 1u)); /* the slots in turn */
+    slot_load(k);
+    return SE_OK;
+}
+
+void se_drv_aead_wipe(se_aead_key *k)
+{
+    const uint32_t s = k->slot & (SLOTS - 1u);
+
+    if (k->slot != 0 && owner[s] == k->slot) {
+        wr(SE_AES_SLOT_CMD, SE_AES_SLOT_CMD_OP_WIPE << SE_AES_SLOT_CMD_OP_SHIFT | s << SE_AES_SLOT_CMD_IDX_SHIFT);
+        owner[s] = 0;
+        wipe_key(); /* the cipher's copy of the last key it ran */
+    }
+    se_ct_wipe(k, sizeof *k);
 }
 
 /* DATA commands over in[0..len) with one block in flight: block i+1 is handed to the engine
@@ -313,27 +380,33 @@ static se_status aead_check(se_aead_mode mode, size_t nonce_len, size_t aad_len,
     return SE_OK;
 }
 
-/* INIT with the IV (GCM: J0; CCM: A0), shared by both directions; the header h (ccm_b0) and the
- * AAD follow, by DMA with the data or, without it, by aead_header. */
-static se_status aead_init(se_aead_mode mode, int decrypt, const uint8_t *key, size_t key_len,
-                           const uint8_t *nonce, size_t nonce_len, size_t tag_len)
+/* INIT from the context's key slot (loaded again first if another context took it; a context of
+ * se_aead_key_raw, slot 0, is loaded into slot 0 as claim 0) with the IV
+ * (GCM: J0; CCM: A0), shared by both directions; the header h (ccm_b0) and the AAD follow, by DMA
+ * with the data or, without it, by aead_header. */
+static se_status aead_init(const se_aead_key *k, int decrypt, const uint8_t *nonce, size_t nonce_len,
+                           size_t tag_len)
 {
+    const uint32_t s = k->slot & (SLOTS - 1u);
+    const uint32_t use = SE_AES_CTRL_USE_SLOT_MASK << SE_AES_CTRL_USE_SLOT_SHIFT | s << SE_AES_CTRL_SLOT_SHIFT;
     uint8_t iv[BLK] = {0};
     se_status st;
 
-    if (mode == SE_AEAD_GCM) {
+    if (owner[s] != k->slot)
+        slot_load(k);
+    if (k->mode == SE_AEAD_GCM) {
         if (nonce_len == 12) {
             memcpy(iv, nonce, 12);
             iv[15] = 1;
         }
-        if ((st = init(SE_AES_CTRL_MODE_GCM, decrypt, key, key_len, iv, tag_len)) == SE_OK)
+        if ((st = start(SE_AES_CTRL_MODE_GCM, decrypt, use, iv, tag_len)) == SE_OK)
             st = gcm_iv(nonce, nonce_len);
         return st;
     }
     /* CCM: INIT takes A0 (counter block 0: flags q - 1, the nonce, a zero counter) in IV. */
     iv[0] = (uint8_t)(14 - nonce_len);
     memcpy(iv + 1, nonce, nonce_len);
-    return init(SE_AES_CTRL_MODE_CCM, decrypt, key, key_len, iv, tag_len);
+    return start(SE_AES_CTRL_MODE_CCM, decrypt, use, iv, tag_len);
 }
 
 /* The header through the registers: h[0..hl) (whole blocks but the last), then the AAD; STATUS.RESULT
@@ -361,13 +434,12 @@ se_status se_drv_aead_seal(const se_aead_key *k, const uint8_t *nonce, size_t no
     if (mode == SE_AEAD_CCM)
         hl = ccm_b0(h, nonce, nonce_len, aad, aad_len, len, tag_len, &used);
     const uint8_t *rest = used != 0 ? aad + used : aad; /* the AAD ccm_b0 left (all of GCM's) */
-    if ((st = aead_init(mode, 0, k->u.raw, k->key_len, nonce, nonce_len, tag_len)) == SE_OK &&
+    if ((st = aead_init(k, 0, nonce, nonce_len, tag_len)) == SE_OK &&
         (st = dma_data(h, hl, rest, aad_len - used, pt, len, ct, 1, tag, tag_len)) == SE_ERR_NOT_SUPPORTED &&
         SE_DRV_PIO && (st = aead_header(h, hl, rest, aad_len - used)) == SE_OK &&
         (st = data_blocks(pt, len, ct)) == SE_OK &&
         (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
         read_tag(tag, tag_len);
-    wipe_key();
     return st;
 }
 
@@ -393,13 +465,12 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
         hl = ccm_b0(h, nonce, nonce_len, aad, aad_len, len, tag_len, &used);
     const uint8_t *rest = used != 0 ? aad + used : aad; /* the AAD ccm_b0 left (all of GCM's) */
     /* The engine keeps the plaintext until FINAL has checked the tag; only then is it readable. */
-    if ((st = aead_init(mode, 1, k->u.raw, k->key_len, nonce, nonce_len, tag_len)) == SE_OK &&
+    if ((st = aead_init(k, 1, nonce, nonce_len, tag_len)) == SE_OK &&
         (st = dma_data(h, hl, rest, aad_len - used, ct, len, NULL, 1, pt, len)) == SE_ERR_NOT_SUPPORTED &&
         SE_DRV_PIO && (st = aead_header(h, hl, rest, aad_len - used)) == SE_OK &&
         (st = data_blocks(ct, len, NULL)) == SE_OK &&
         (st = command(SE_AES_CMD_OP_FINAL, NULL, 0)) == SE_OK && (st = finish()) == SE_OK)
         for (size_t off = 0; off < len && st == SE_OK; off += BLK)
             st = read_out(pt + off, len - off < BLK ? len - off : BLK);
-    wipe_key();
     return st;
 }

@@ -1,4 +1,5 @@
-/* memcpy, memmove, memset and memcmp for the node, a word at a time where both pointers allow.
+/* memcpy, memmove, memset and memcmp for the node, a word at a time where both pointers allow
+ * (memmove's overlapping case, rare here, a byte at a time).
  * picolibc's size-optimised rv32 build moves one byte per loop turn (six instructions a byte),
  * and the DTLS stack, the X.509 parser and the drivers move kilobytes per handshake: these are
  * linked instead (an object file wins over the libc archive's member). Same contracts as the C
@@ -62,9 +63,9 @@ NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
     return dst;
 }
 
-/* Regions apart (the usual case here) go to memcpy; overlapping ones are copied a word at a time
- * where dst and src agree modulo 4, else a byte at a time: front to back when dst is below src,
- * back to front when above. */
+/* Regions apart (the usual case here: the DTLS stack moves overlapping bytes only when a message
+ * is reassembled within the buffer it arrived in) go to memcpy; overlapping ones a byte at a time,
+ * front to back when dst is below src, back to front when above. */
 NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
 {
     uint8_t *d = dst;
@@ -73,29 +74,12 @@ NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
     if (a + n <= b || b + n <= a)
         return memcpy(dst, src, n);
     if (a < b) {
-        if (coaligned(d, s)) {
-            for (; n > 0 && ((uintptr_t)d & 3u); n--)
-                *d++ = *s++;
-            for (; n >= 4; n -= 4, d += 4, s += 4)
-                *(word *)d = *(const word *)s;
-        }
         while (n--)
             *d++ = *s++;
-        return dst;
+    } else {
+        while (n--)
+            d[n] = s[n];
     }
-    d += n;
-    s += n;
-    if (coaligned(d, s)) {
-        for (; n > 0 && ((uintptr_t)d & 3u); n--)
-            *--d = *--s;
-        for (; n >= 4; n -= 4) {
-            d -= 4;
-            s -= 4;
-            *(word *)d = *(const word *)s;
-        }
-    }
-    while (n--)
-        *--d = *--s;
     return dst;
 }
 

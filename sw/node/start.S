@@ -4,7 +4,7 @@
  * (sysctl SIM_EXIT). Symbols come from sw/node/link.ld; picolibc's crt0 is not linked. */
 #include "node/node.h"
 
-    .section .text.start, "ax", @progbits
+    .section .reset, "ax", @progbits
     .globl _start
     .type _start, @function
 _start:

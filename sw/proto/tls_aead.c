@@ -49,12 +49,18 @@ static se_status aead_open(const se_tls *t, const se_tls_rec *r, uint8_t type, u
     return aead_crypt(t, r, type, sn, NULL, body, *pt_len, 1) == SE_OK ? SE_OK : SE_ERR_BAD_TAG;
 }
 
+/* The backend ends the keyed context: the engine wipes the key slot that held it. */
+static void aead_end(const se_tls *t, se_tls_rec *r)
+{
+    t->cfg->crypto->aead_wipe(&r->k.aead);
+}
+
 const se_tls_rec_class se_tls_rec_ccm8 = {
     .iv_len = 4, .explicit_len = 8, .overhead = 8 + 8, .aead_mode = SE_AEAD_CCM,
-    .init = aead_init, .seal = aead_seal, .open = aead_open,
+    .init = aead_init, .seal = aead_seal, .open = aead_open, .end = aead_end,
 };
 
 const se_tls_rec_class se_tls_rec_gcm = {
     .iv_len = 4, .explicit_len = 8, .overhead = 8 + 16, .aead_mode = SE_AEAD_GCM,
-    .init = aead_init, .seal = aead_seal, .open = aead_open,
+    .init = aead_init, .seal = aead_seal, .open = aead_open, .end = aead_end,
 };

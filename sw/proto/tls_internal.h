@@ -195,6 +195,9 @@ typedef struct se_tls_rec_class {
      * about which. */
     se_status (*open)(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body, size_t n,
                       size_t *pt_len);
+    /* Ends a direction's keys held outside its record object (the engine's key slot), or NULL;
+     * the record object itself is zeroed after it. */
+    void (*end)(const se_tls *t, se_tls_rec *r);
 } se_tls_rec_class;
 extern const se_tls_rec_class se_tls_rec_ccm8, se_tls_rec_gcm; /* tls_aead.c */
 extern const se_tls_rec_class se_tls_rec_cbc, se_tls_rec_cbc_etm; /* tls_cbc.c: MAC-then-encrypt, RFC 7366 */

@@ -115,8 +115,12 @@ void se_tls_wipe(se_tls *t, int keys)
     se_ct_wipe(t->ecdh_priv, sizeof t->ecdh_priv);
     se_ct_wipe(t->master, sizeof t->master);
     if (keys) {
-        se_ct_wipe(&t->rd, sizeof t->rd);
-        se_ct_wipe(&t->wr, sizeof t->wr);
+        se_tls_rec *r[2] = {&t->rd, &t->wr};
+        for (unsigned i = 0; i < 2; i++) {
+            if (r[i]->cls != NULL && r[i]->cls->end != NULL)
+                r[i]->cls->end(t, r[i]);
+            se_ct_wipe(r[i], sizeof *r[i]);
+        }
     }
 }
 

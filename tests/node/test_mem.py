@@ -1,4 +1,4 @@
-"""sw/node/mem.c (the node's word-at-a-time memcpy, memmove, memset, memcmp) against the host's C
+"""sw/node/mem.c (the node's memcpy, memmove, memset, memcmp) against the host's C
 library: the file is compiled for the host with its functions renamed and checked by
 tests/node/c/mem_check.c over every alignment, overlaps both ways and many lengths."""
 import subprocess

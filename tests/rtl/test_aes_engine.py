@@ -94,8 +94,9 @@ class TB:
     async def reset(self):
         d = self.dut
         for s in (d.cmd_valid_i, d.cmd_i, d.din_i, d.din_bytes_i, d.out_pop_i, d.key_i, d.keylen_i,
-                  d.mode_i, d.dec_i, d.iv_i, d.tag_len_i, d.tag_i):
+                  d.mode_i, d.dec_i, d.iv_i, d.tag_len_i, d.tag_i, d.h_i, d.h_valid_i):
             s.value = 0
+        d.key_ok_i.value = 1   # the key on key_i (the key slots live in aes_wb: test_engine_wb)
         d.rst_ni.value = 0
         for _ in range(3):
             await RisingEdge(d.clk_i)

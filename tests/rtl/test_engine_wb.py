@@ -118,6 +118,18 @@ class TB:
     async def aes_tag(self):
         return await self.words(AES + A["TAG_OUT"][0], 4)
 
+    async def aes_gcm_rest(self, aad, pt):
+        """AAD, DATA and FINAL after a GCM encryption's INIT: the ciphertext and the tag."""
+        for i in range(0, len(aad), 16):
+            await self.aes_cmd("AAD", aad[i:i + 16])
+        ct = b""
+        for i in range(0, len(pt), 16):
+            await self.aes_cmd("DATA", pt[i:i + 16])
+            ct += (await self.aes_out())[:len(pt[i:i + 16])]
+        await self.aes_cmd("FINAL")
+        assert await self.aes_result() == 0
+        return ct + await self.aes_tag()
+
     # ---- SHA helpers --------------------------------------------------------------------
     async def sha_cmd(self, op, block=b"", n=0, le=0):
         """le: the words as a little-endian CPU loads them (for CTRL.DIN_LE = 1)."""
@@ -201,15 +213,7 @@ async def aes_and_sha_through_registers(dut):
     # GCM, 96-bit IV, AAD and a partial last block.
     key, nonce, aad, pt = rng.randbytes(16), rng.randbytes(12), rng.randbytes(20), rng.randbytes(37)
     assert await tb.aes_setup("GCM", key, nonce + b"\0\0\0\1", tag_len=16) == 0
-    for i in range(0, len(aad), 16):
-        await tb.aes_cmd("AAD", aad[i:i + 16])
-    ct = b""
-    for i in range(0, len(pt), 16):
-        await tb.aes_cmd("DATA", pt[i:i + 16])
-        ct += (await tb.aes_out())[:len(pt[i:i + 16])]
-    await tb.aes_cmd("FINAL")
-    assert await tb.aes_result() == 0
-    assert ct + await tb.aes_tag() == AESGCM(key).encrypt(nonce, pt, aad)
+    assert await tb.aes_gcm_rest(aad, pt) == AESGCM(key).encrypt(nonce, pt, aad)
     # SHA-256 and HMAC with a held key.
     for n in (0, 55, 56, 64, 130):
         msg = rng.randbytes(n)
@@ -323,6 +327,90 @@ async def bad_sequences(dut):
     await tb.sha_cmd("FINAL", bytes(64), 64 & 0x7F)
     st = await tb.wait_status(SHA, S, "BUSY", 0)
     assert get(S, "STATUS", "RESULT", st) == RS["BAD_LENGTH"]
+
+
+@cocotb.test()
+async def key_slots(dut):
+    """Key slots (AES 1.1): keys loaded once and used by INIT with CTRL.USE_SLOT, results checked
+    against the `cryptography` package; a slot's GCM H computed once, then taken from the slot; no
+    address of the AES window reads a slot's key back; WIPE empties a slot (INIT: BAD_SLOT); bad
+    and mistimed SLOT_CMD writes are dropped and flagged."""
+    tb = TB(dut, seed_of() + 5)
+    await tb.reset()
+    rng = tb.rng
+    R = A["STATUS"][1]["RESULT"][2]
+    assert get(A, "CAPABILITIES", "SLOTS", await tb.read(AES + A["CAPABILITIES"][0])) == 4
+    assert (await tb.read(AES + A["VERSION"][0])) >> 16 == 0x0101
+
+    async def load(idx, key):
+        for i in range(8):
+            await tb.write(AES + A["KEY"][0] + 4 * i, int.from_bytes(key[4 * i:4 * i + 4].ljust(4, b"\0"), "big"))
+        await tb.write(AES + A["CTRL"][0], field(A, "CTRL", "KEYLEN", {16: 0, 24: 1, 32: 2}[len(key)]))
+        await tb.write(AES + A["SLOT_CMD"][0], field(A, "SLOT_CMD", "OP", "LOAD") | field(A, "SLOT_CMD", "IDX", idx))
+
+    async def slot_status():
+        return await tb.read(AES + A["SLOT_STATUS"][0])
+
+    async def init_from(idx, mode, iv=bytes(16), tag_len=0, dec=0):
+        for i in range(4):
+            await tb.write(AES + A["IV"][0] + 4 * i, int.from_bytes(iv[4 * i:4 * i + 4], "big"))
+        await tb.write(AES + A["CTRL"][0], field(A, "CTRL", "MODE", mode) | field(A, "CTRL", "DEC", dec) |
+                       field(A, "CTRL", "TAG_LEN", tag_len) | field(A, "CTRL", "USE_SLOT", 1) |
+                       field(A, "CTRL", "SLOT", idx) | field(A, "CTRL", "KEYLEN", 3))  # KEYLEN ignored
+        await tb.aes_cmd("INIT")
+        return await tb.aes_result()
+
+    async def gcm(idx, key):
+        nonce, aad, pt = rng.randbytes(12), rng.randbytes(13), rng.randbytes(40)
+        assert await init_from(idx, "GCM", nonce + b"\0\0\0\1", tag_len=16) == 0
+        assert await tb.aes_gcm_rest(aad, pt) == AESGCM(key).encrypt(nonce, pt, aad), f"GCM from slot {idx}"
+
+    k1, k2 = rng.randbytes(16), rng.randbytes(32)
+    await load(1, k1)
+    await load(2, k2)
+    # The KEY registers change after the loads: the slots keep what they took.
+    for i in range(8):
+        await tb.write(AES + A["KEY"][0] + 4 * i, 0)
+    assert get(A, "SLOT_STATUS", "KEY_VALID", await slot_status()) == 0b0110
+    assert get(A, "SLOT_STATUS", "H_VALID", await slot_status()) == 0
+    await gcm(1, k1)                                   # computes H and keeps it in slot 1
+    assert get(A, "SLOT_STATUS", "H_VALID", await slot_status()) == 0b0010
+    await gcm(1, k1)                                   # H from the slot
+    iv, pt = rng.randbytes(16), rng.randbytes(48)
+    assert await init_from(2, "CBC", iv) == 0
+    got = b""
+    for i in range(0, len(pt), 16):
+        await tb.aes_cmd("DATA", pt[i:i + 16])
+        got += await tb.aes_out()
+    enc = Cipher(algorithms.AES(k2), modes.CBC(iv)).encryptor()
+    assert got == enc.update(pt) + enc.finalize(), "CBC-256 from slot 2"
+    # No address of the window reads a key word back (a bus error is no read at all).
+    secret = {int.from_bytes(k[i:i + 4], "big") for k in (k1, k2) for i in range(0, len(k), 4)}
+    for off in range(0, WINDOWS["aes"][1], 4):
+        data, err = await tb.access(AES + off, False)
+        assert err or data not in secret, f"a key word reads back at {off:#x}"
+    # WIPE: slot 1 empty, its INIT refused; slot 3 was never loaded.
+    await tb.write(AES + A["SLOT_CMD"][0], field(A, "SLOT_CMD", "OP", "WIPE") | field(A, "SLOT_CMD", "IDX", 1))
+    st = await slot_status()
+    assert get(A, "SLOT_STATUS", "KEY_VALID", st) == 0b0100 and get(A, "SLOT_STATUS", "H_VALID", st) == 0
+    assert await init_from(1, "GCM", tag_len=16) == R["BAD_SLOT"]
+    assert await init_from(3, "ECB") == R["BAD_SLOT"]
+    await tb.aes_cmd("DATA", bytes(16))                # nothing configured after a refused INIT
+    assert await tb.aes_result() == R["BAD_SEQ"]
+    # Bad SLOT_CMD writes: OP 0 and 3, and a LOAD while an INIT runs, are dropped and flagged.
+    await tb.write(AES + A["ERR"][0], 0xFFFFFFFF)
+    for op in (0, 3):
+        await tb.write(AES + A["SLOT_CMD"][0], op | field(A, "SLOT_CMD", "IDX", 3))
+        err = await tb.read(AES + A["ERR"][0])
+        assert get(A, "ERR", "SLOT_DROPPED", err) == 1
+        await tb.write(AES + A["ERR"][0], err)
+    await tb.write(AES + A["CTRL"][0], field(A, "CTRL", "MODE", "GCM") | field(A, "CTRL", "TAG_LEN", 16) |
+                   field(A, "CTRL", "USE_SLOT", 1) | field(A, "CTRL", "SLOT", 2))   # AES-256: 14 rounds for H
+    await tb.write(AES + A["CMD"][0], field(A, "CMD", "OP", "INIT"))
+    await tb.write(AES + A["SLOT_CMD"][0], field(A, "SLOT_CMD", "OP", "LOAD") | field(A, "SLOT_CMD", "IDX", 3))
+    assert await tb.aes_result() == 0
+    assert get(A, "ERR", "SLOT_DROPPED", await tb.read(AES + A["ERR"][0])) == 1
+    assert get(A, "SLOT_STATUS", "KEY_VALID", await slot_status()) == 0b0100
 
 
 @cocotb.test()

@@ -459,6 +459,7 @@ const se_backend cli_soc_ops = {
     .aes_crypt = soc_aes,
     .cbc_mac = soc_cbc_mac,
     .aead_key = se_aead_key_raw,
+    .aead_wipe = se_aead_key_wipe,
     .aead_seal = soc_aead_seal,
     .aead_open = soc_aead_open,
     .ec_curve = soc_ec_curve,

@@ -33,8 +33,10 @@ typedef struct {
     /* AEAD over a keyed context (se/aes.h's se_aead_key): aead_key sets it up (SE_ERR_BAD_LENGTH
      * for a key length other than 16, 24, 32), then seal and open each take one message: GCM (any
      * non-empty nonce, tag 4..16) and CCM (nonce 7..13, even tag 4..16). open returns
-     * SE_ERR_BAD_TAG without touching pt when the tag does not verify. */
+     * SE_ERR_BAD_TAG without touching pt when the tag does not verify. aead_wipe ends the context:
+     * the engine wipes the key slot that held it, and the context is zeroed. */
     se_status (*aead_key)(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len);
+    void (*aead_wipe)(se_aead_key *k);
     se_status (*aead_seal)(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len,
                            const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t len,
                            uint8_t *ct, uint8_t *tag, size_t tag_len);

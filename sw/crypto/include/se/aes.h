@@ -103,14 +103,17 @@ se_status se_aes_gcm_decrypt(const se_aes_gcm_ctx *ctx, const uint8_t *iv, size_
 
 /* ---- the keyed AEAD context of the crypto API ----------------------------------------- */
 /* A keyed AEAD context, the crypto API's (se/backend.h): a key set up once (a DTLS/TLS epoch's),
- * then any number of messages sealed or opened under it. What it holds is the backend's: the
- * library's expanded key (and GCM's hash key H), or the key itself for an engine that takes it
- * with each message (se_aead_key_raw; the engine's key slots will hold it there instead). Wipe it
- * with se_ct_wipe. Firmware whose AEAD is the engine's alone (SE_AEAD_NO_SOFTWARE, the rv32imc
- * node, like SE_SHA256_NO_SOFTWARE) keeps no room for an expanded key. */
+ * then any number of messages sealed or opened under it, then ended by the backend's aead_wipe.
+ * What it holds is the backend's: the library's expanded key (and GCM's hash key H), or the key
+ * itself (se_aead_key_raw) for a backend that takes it with each message, or for the engine, whose
+ * key slot holds it (and GCM's H) while the context lives: `slot` names that slot, and the key
+ * stays here to load it again should another context have taken it. Firmware whose AEAD is the
+ * engine's alone (SE_AEAD_NO_SOFTWARE, the rv32imc node, like SE_SHA256_NO_SOFTWARE) keeps no room
+ * for an expanded key. */
 typedef struct {
     uint8_t mode;    /* se_aead_mode */
     uint8_t key_len; /* 16, 24 or 32 */
+    uint32_t slot;   /* the engine's key slot and this context's claim on it (se/drv.h); 0: none */
     union {
         uint8_t raw[32];
 #ifndef SE_AEAD_NO_SOFTWARE
@@ -122,5 +125,7 @@ typedef struct {
 /* Sets k up for a backend that takes the key with each message: the key kept as it is.
  * SE_ERR_BAD_LENGTH unless key_len is 16, 24 or 32. */
 se_status se_aead_key_raw(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len);
+/* Ends a context that holds nothing outside itself (the library's, se_aead_key_raw's): zeroes it. */
+void se_aead_key_wipe(se_aead_key *k);
 
 #endif

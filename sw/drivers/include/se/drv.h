@@ -31,8 +31,16 @@ se_status se_drv_aes_crypt(se_aes_mode mode, int decrypt, const uint8_t *key, si
 se_status se_drv_aes_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *data, size_t len,
                              uint8_t *mac, size_t mac_len);
 
-/* GCM (any non-empty IV, tag 4..16) and CCM (nonce 7..13, even tag 4..16) under a keyed context
- * (se/aes.h) that holds the key itself (se_aead_key_raw): the engine takes it with each message.
+/* A keyed AEAD context in one of the engine's key slots (AES 1.1: CAPABILITIES.SLOTS, docs/engine.md).
+ * se_drv_aead_key loads the key into a slot (the four in turn) once; each message
+ * then starts from the slot (INIT with CTRL.USE_SLOT), with GCM's H kept there after the first. A
+ * context whose slot another has taken since loads it again at its next message (the context keeps
+ * the key for that). se_drv_aead_wipe wipes the slot (SLOT_CMD WIPE), clears the cipher's own copy
+ * of the key, and zeroes the context. */
+se_status se_drv_aead_key(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len);
+void se_drv_aead_wipe(se_aead_key *k);
+
+/* GCM (any non-empty IV, tag 4..16) and CCM (nonce 7..13, even tag 4..16) under such a context.
  * open returns SE_ERR_BAD_TAG without touching `pt` when the tag does not verify: the engine holds
  * the plaintext until its own tag check passes, so a message longer than the engine's plaintext
  * buffer (CAPABILITIES.PTBUF_BLOCKS blocks) is refused with SE_ERR_BAD_LENGTH. */
