@@ -97,6 +97,13 @@ static se_status run_init(void)
     return finish();
 }
 
+/* KEY0..7 := the key_len bytes of key (big-endian words), zero beyond; all zero for key NULL. */
+static void write_key(const uint8_t *key, size_t key_len)
+{
+    for (uint32_t i = 0; i < 8; i++)
+        wr(SE_AES_KEY(i), key != NULL && 4 * i < key_len ? se_drv_load_be32(key + 4 * i) : 0);
+}
+
 /* Writes the key to KEY0..7; its CTRL.KEYLEN bits, or 0 with SE_ERR_BAD_LENGTH in *st. */
 static uint32_t put_key(const uint8_t *key, size_t key_len, se_status *st)
 {
@@ -113,8 +120,7 @@ static uint32_t put_key(const uint8_t *key, size_t key_len, se_status *st)
         *st = SE_ERR_BAD_LENGTH;
         return 0;
     }
-    for (uint32_t i = 0; i < 8; i++)
-        wr(SE_AES_KEY(i), 4 * i < key_len ? se_drv_load_be32(key + 4 * i) : 0);
+    write_key(key, key_len);
     return keylen << SE_AES_CTRL_KEYLEN_SHIFT;
 }
 
@@ -144,8 +150,7 @@ static se_status init(uint32_t mode, int decrypt, const uint8_t *key, size_t key
  * caller's key schedule no longer sits in the engine and nothing more can be computed under it. */
 static void wipe_key(void)
 {
-    for (uint32_t i = 0; i < 8; i++)
-        wr(SE_AES_KEY(i), 0);
+    write_key(NULL, 0);
     wr(SE_AES_CTRL, SE_AES_CTRL_MODE_ECB << SE_AES_CTRL_MODE_SHIFT);
     (void)run_init(); /* a failure here cannot change the caller's result */
 }
@@ -163,14 +168,10 @@ static void slot_load(const se_aead_key *k)
 {
     const uint32_t s = k->slot & (SLOTS - 1u);
 
-    for (uint32_t pass = 0; pass < 2; pass++) { /* the key, then zeros */
-        for (uint32_t i = 0; i < 8; i++)
-            wr(SE_AES_KEY(i), pass == 0 && 4 * i < k->key_len ? se_drv_load_be32(k->u.raw + 4 * i) : 0);
-        if (pass == 0) {
-            wr(SE_AES_CTRL, (uint32_t)(k->key_len - 16u) / 8u << SE_AES_CTRL_KEYLEN_SHIFT); /* K128, K192, K256 */
-            wr(SE_AES_SLOT_CMD, SE_AES_SLOT_CMD_OP_LOAD << SE_AES_SLOT_CMD_OP_SHIFT | s << SE_AES_SLOT_CMD_IDX_SHIFT);
-        }
-    }
+    write_key(k->u.raw, k->key_len);
+    wr(SE_AES_CTRL, (uint32_t)(k->key_len - 16u) / 8u << SE_AES_CTRL_KEYLEN_SHIFT); /* K128, K192, K256 */
+    wr(SE_AES_SLOT_CMD, SE_AES_SLOT_CMD_OP_LOAD << SE_AES_SLOT_CMD_OP_SHIFT | s << SE_AES_SLOT_CMD_IDX_SHIFT);
+    write_key(NULL, 0);
     owner[s] = k->slot;
 }
 
