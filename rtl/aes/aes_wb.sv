@@ -12,6 +12,11 @@ module aes_wb #(
   // its output blocks; then a CMD write is dropped (ERR.CMD_DROPPED) and a DOUT3 read pops nothing.
   input  wire logic dma_own_i, dma_cmd_valid_i, input wire logic [2:0] dma_cmd_i,
   input  wire logic [127:0] dma_din_i, input wire logic [4:0] dma_bytes_i, input wire logic dma_out_pop_i,
+  // A DMA record command (SEAL, OPEN) configures the engine itself: while dma_rec_i, INIT takes
+  // these instead of CTRL and IV, always from key slot dma_slot_i, and FINAL checks dma_tag_in_i.
+  input  wire logic dma_rec_i, input wire logic [2:0] dma_mode_i, input wire logic dma_dec_i,
+  input  wire logic [4:0] dma_tag_len_i, input wire logic [127:0] dma_iv_i, input wire logic [1:0] dma_slot_i,
+  input  wire logic [127:0] dma_tag_in_i,
   output logic cmd_ready_o, out_valid_o, output logic [127:0] dout_o, output logic no_out_o, held_o, rel_o,
   output logic eng_busy_o, done_o, output logic [3:0] status_o, output logic [127:0] tag_o
 );
@@ -46,6 +51,9 @@ module aes_wb #(
   logic [1:0]   sel_q;         // ... this one
   logic         slot_go, h_we, init_take;
   logic [127:0] h_new;
+  // the slot INIT would take: CTRL's, or a DMA record's
+  wire          use_slot = dma_rec_i || reg2hw.ctrl.use_slot;
+  wire [1:0]    slot = dma_rec_i ? dma_slot_i : reg2hw.ctrl.slot;
   assign slot_go = reg2hw.slot_cmd.wr && !eng_busy_o &&
                    (reg2hw.slot_cmd.op == 2'd1 || reg2hw.slot_cmd.op == 2'd2);
   assign hw2reg.err.slot_dropped = reg2hw.slot_cmd.wr && !slot_go;
@@ -67,8 +75,8 @@ module aes_wb #(
         slot_hv_q[sel_q] <= 1'b1;
       end
       if (init_take) begin
-        use_q <= reg2hw.ctrl.use_slot;
-        sel_q <= reg2hw.ctrl.slot;
+        use_q <= use_slot;
+        sel_q <= slot;
       end
     end
   end
@@ -77,12 +85,14 @@ module aes_wb #(
 
   aes_engine #(.PTBUF_BLOCKS(PtbufBlocks)) u_engine (
     .clk_i, .rst_ni,
-    .key_i(reg2hw.ctrl.use_slot ? slot_key_q[reg2hw.ctrl.slot] : reg2hw.key),
-    .keylen_i(reg2hw.ctrl.use_slot ? slot_kl_q[reg2hw.ctrl.slot] : reg2hw.ctrl.keylen),
-    .key_ok_i(!reg2hw.ctrl.use_slot || slot_v_q[reg2hw.ctrl.slot]),
-    .h_valid_i(reg2hw.ctrl.use_slot && slot_hv_q[reg2hw.ctrl.slot]), .h_i(slot_h_q[sel_q]),
-    .init_take_o(init_take), .h_we_o(h_we), .h_o(h_new), .mode_i(reg2hw.ctrl.mode), .dec_i(reg2hw.ctrl.dec),
-    .iv_i(reg2hw.iv), .tag_len_i(reg2hw.ctrl.tag_len), .tag_i(reg2hw.tag_in),
+    .key_i(use_slot ? slot_key_q[slot] : reg2hw.key),
+    .keylen_i(use_slot ? slot_kl_q[slot] : reg2hw.ctrl.keylen),
+    .key_ok_i(!use_slot || slot_v_q[slot]),
+    .h_valid_i(use_slot && slot_hv_q[slot]), .h_i(slot_h_q[sel_q]),
+    .init_take_o(init_take), .h_we_o(h_we), .h_o(h_new),
+    .mode_i(dma_rec_i ? dma_mode_i : reg2hw.ctrl.mode), .dec_i(dma_rec_i ? dma_dec_i : reg2hw.ctrl.dec),
+    .iv_i(dma_rec_i ? dma_iv_i : reg2hw.iv), .tag_len_i(dma_rec_i ? dma_tag_len_i : reg2hw.ctrl.tag_len),
+    .tag_i(dma_rec_i ? dma_tag_in_i : reg2hw.tag_in),
     .cmd_valid_i(dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr), .cmd_i(dma_own_i ? dma_cmd_i : reg2hw.cmd.op),
     .din_i(dma_own_i ? dma_din_i : reg2hw.din), .din_bytes_i(dma_own_i ? dma_bytes_i : reg2hw.cmd.bytes),
     .cmd_ready_o(cmd_ready),

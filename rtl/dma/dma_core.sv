@@ -3,9 +3,13 @@
 // registers), so a message crosses the bus once per word and never through the CPU.
 //
 // A descriptor is five words at a 4-byte aligned RAM address (rtl/dma/README.md):
-//   +0 CTRL  [3:0] OP: 1 AES_AAD, 2 AES_DATA, 3 AES_FINAL, 4 SHA; SHA only: [8] INIT, [9] FINAL,
-//            [10] KEY (alone); every other bit 0
+//   +0 CTRL  [3:0] OP: 1 AES_AAD, 2 AES_DATA, 3 AES_FINAL, 4 SHA, 5 SEAL, 6 OPEN; SHA only: [8] INIT,
+//            [9] FINAL, [10] KEY (alone), [11] RESUME (alone); every other bit 0
 //   +4 SRC   +8 DST  (any byte address)   +12 LEN (bytes)   +16 NEXT (the next descriptor, 0: the end)
+//   SEAL and OPEN (5, 6) take four words more: +20 SEQ_HI, +24 SEQ_LO (the record's 64-bit seq_num),
+//   +28 TYPE [7:0] and VERSION [23:8], +32 SALT (the implicit nonce's four bytes, in memory order);
+//   their CTRL: [5:4] key SLOT, [6] TLS (5-byte header; else DTLS's 13), [7] CCM (else GCM), [8] an
+//   8-byte tag (else 16)
 // Ops (the IP is configured and, for AES, INIT-ed through its registers first):
 //   AES_AAD    LEN bytes at SRC as AAD blocks
 //   AES_DATA   LEN bytes at SRC as DATA blocks; each output block to DST (none in CBC-MAC, nor
@@ -14,7 +18,15 @@
 //              decryption; nothing if the tag fails), or else the first LEN (0..16) bytes of the tag
 //   SHA        [INIT,] LEN bytes at SRC as 64-byte BLOCKs (a multiple of 64 without FINAL) [, the
 //              rest as FINAL, and the 32-byte digest to DST]; with KEY, the LEN (0..64) bytes at SRC,
-//              zero-padded, become the HMAC key (CMD KEY)
+//              zero-padded, become the HMAC key (CMD KEY); with RESUME, a plain SHA-256 resumed from
+//              the chaining value at DST (eight 32-bit words, 4-byte aligned), the LEN (a non-zero
+//              multiple of 64) bytes at SRC as BLOCKs, and the new chaining value written back to DST
+//   SEAL       an AEAD record (RFC 5246 6.2.3.3; nonce = SALT || the explicit part, which is seq_num):
+//              INIT from the key slot, the AAD (seq_num, type, version, length; CCM's B0 first), the
+//              header and explicit nonce to DST, the LEN bytes of plaintext at SRC encrypted after
+//              them, the tag after those
+//   OPEN       the LEN-byte body at SRC (explicit nonce || ciphertext || tag) checked, and its
+//              plaintext to DST only if the tag verifies
 // RAM words are little-endian (byte 0 of a message in bits 7:0); the IPs' blocks are big-endian. A
 // block that starts inside a word is read as whole words and shifted; one written there is written
 // as whole words with byte enables.
@@ -52,6 +64,15 @@ module dma_core #(
   output logic [2:0]        aes_cmd_o,
   output logic [127:0]      aes_din_o,
   output logic [4:0]        aes_bytes_o,
+  // SEAL/OPEN configure the AES engine themselves (aes_wb takes these instead of its registers
+  // while aes_rec_o): INIT's mode, direction, tag length, IV and key slot, and FINAL's tag to check
+  output logic              aes_rec_o,
+  output logic [2:0]        aes_mode_o,
+  output logic              aes_dec_o,
+  output logic [4:0]        aes_tag_len_o,
+  output logic [127:0]      aes_iv_o,
+  output logic [1:0]        aes_slot_o,
+  output logic [127:0]      aes_tag_in_o,
   input  wire logic         aes_cmd_ready_i,
   input  wire logic         aes_out_valid_i,
   input  wire logic [127:0] aes_dout_i,
@@ -76,12 +97,15 @@ module dma_core #(
   input  wire logic [255:0] sha_digest_i
 );
 
-  localparam logic [3:0] OpAesAad = 4'd1, OpAesData = 4'd2, OpAesFinal = 4'd3, OpSha = 4'd4;
+  localparam logic [3:0] OpAesAad = 4'd1, OpAesData = 4'd2, OpAesFinal = 4'd3, OpSha = 4'd4, OpSeal = 4'd5,
+                         OpOpen = 4'd6;
   localparam logic [3:0] ResOk = 4'd0, ResBadOp = 4'd1, ResBadAddr = 4'd2, ResBadLen = 4'd3,
                          ResOverlap = 4'd4, ResBusError = 4'd5, ResEngine = 4'd6, ResAborted = 4'd7;
-  localparam logic [2:0] AesAad = 3'd4, AesData = 3'd5, AesFinal = 3'd6;
-  localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3, ShaKey = 3'd4;
-  localparam logic [1:0] SrcDout = 2'd0, SrcTag = 2'd1, SrcDigest = 2'd2;
+  localparam logic [2:0] AesInit = 3'd1, AesAad = 3'd4, AesData = 3'd5, AesFinal = 3'd6;
+  localparam logic [2:0] ModeCcm = 3'd5, ModeGcm = 3'd6;
+  localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3, ShaKey = 3'd4, ShaResume = 3'd5;
+  localparam logic [2:0] SrcDout = 3'd0, SrcTag = 3'd1, SrcDigest = 3'd2, SrcHdr = 3'd3, SrcState = 3'd4;
+  localparam logic [31:0] MaxRecord = 32'd16384;  // a record's plaintext, 2^14 bytes (RFC 5246 6.2.1)
 
   typedef enum logic [3:0] {
     SIdle,
@@ -95,6 +119,19 @@ module dma_core #(
     SEnd
   } state_e;
 
+  // SEAL and OPEN run as steps inside SRun (and the bus and wait states it starts); from RData on,
+  // they are AES_DATA and AES_FINAL
+  typedef enum logic [2:0] {
+    RExpl,   // OPEN: the explicit nonce from the body
+    RTag,    // OPEN: the tag from its end
+    RInit,   // INIT from the key slot, then wait for it
+    RAad0,   // GCM: the 13-byte AAD; CCM: B0
+    RAad1,   // CCM: the length-prefixed AAD
+    RHdr,    // SEAL: the header and the explicit nonce to DST
+    RData,
+    RFinal
+  } rstep_e;
+
   // [a, a + n) inside the window (n <= RamSize already)
   function automatic logic in_ram(input logic [31:0] a, input logic [31:0] n);
     logic [32:0] off;
@@ -105,6 +142,11 @@ module dma_core #(
   state_e       state_q, state_d;
   logic [31:0]  desc_q, desc_d;                       // the descriptor running
   logic [31:0]  ctrl_q, src_q, dst_q, len_q, next_q;  // its words
+  logic [63:0]  seq_q;                                // SEAL, OPEN: the record's seq_num,
+  logic [31:0]  tv_q, salt_q;                         // its type and version, the implicit nonce
+  rstep_e       rstep_q, rstep_d;
+  logic [63:0]  expl_q, expl_d;                       // the explicit nonce
+  logic [127:0] tag_q, tag_d;                         // OPEN: the record's tag
   logic [4:0]   widx_q, widx_d, wlast_q, wlast_d;     // the burst: word index, last index (0..16)
   logic [31:0]  buf_q [17];                          // a block in, its words as read
   logic [1:0]   roff_q, roff_d;                       // where in its first word the block starts (SRC & 3)
@@ -114,9 +156,10 @@ module dma_core #(
   logic         chunk_fin_q, chunk_fin_d;             // buf_q is SHA's FINAL block
   logic [5:0]   wbytes_q, wbytes_d;                   // bytes of the block being written (a digest: 32)
   logic [1:0]   woff_q, woff_d;                       // where it starts in its first word (DST & 3)
-  logic [1:0]   wsrc_q, wsrc_d;
+  logic [2:0]   wsrc_q, wsrc_d;
   logic         have_in_q, have_in_d, pend_out_q, pend_out_d, held_q, held_d, no_out_q, no_out_d;
   logic         issued_q, issued_d, init_q, init_d, quiet_q, issuing;
+  logic         rsm_q, rsm_d;                         // SHA RESUME: the chaining value still to read
   // a burst to start, chosen in the state machine and started after it: its state (SFetch, SRead,
   // SWrite; SIdle for none), its first byte's address and its length in bytes (1..64)
   state_e       bst_st;
@@ -131,7 +174,17 @@ module dma_core #(
   wire [3:0] op   = ctrl_q[3:0];
   wire       finf = ctrl_q[9];
   wire       keyf = ctrl_q[10];
-  wire       is_aes = op == OpAesAad || op == OpAesData || op == OpAesFinal;
+  wire       rsmf = op == OpSha && ctrl_q[11];
+  wire       rec  = op == OpSeal || op == OpOpen;
+  wire       opn  = op == OpOpen;
+  wire       ccm  = ctrl_q[7];
+  wire [4:0] tl   = ctrl_q[8] ? 5'd8 : 5'd16;                  // SEAL, OPEN: the tag's bytes
+  wire [4:0] pre  = ctrl_q[6] ? 5'd13 : 5'd21;                 // SEAL: header and explicit nonce
+  wire [31:0] ptlen = opn ? len_q - 32'd8 - {27'd0, tl} : len_q;
+  wire [31:0] reclen = {27'd0, pre} + len_q + {27'd0, tl};     // SEAL: the record written
+  // the op the AES engine sees: SEAL and OPEN are AES_DATA, then AES_FINAL
+  wire [3:0] aop  = !rec ? op : rstep_q == RFinal ? OpAesFinal : OpAesData;
+  wire       is_aes = op == OpAesAad || op == OpAesData || op == OpAesFinal || rec;
   wire       running = state_q != SIdle && state_q != SFetch && state_q != SCheck && state_q != SEnd;
   wire       ip_busy = is_aes ? aes_busy_i : sha_busy_i;
   // The IP has been idle for two cycles: its last command's done pulse (registered, at the latest
@@ -146,21 +199,26 @@ module dma_core #(
   // block at every change of its inputs, and an idle DMA should cost the simulator nothing.)
   always_comb begin
     reads  = op != OpAesFinal && len_q != 32'd0;
-    writes = (op == OpAesData && !aes_no_out_i) || (op == OpAesFinal && len_q != 32'd0) || (op == OpSha && finf);
-    wlen   = op == OpSha ? 32'd32 : len_q;
+    writes = (op == OpAesData && !aes_no_out_i) || (op == OpAesFinal && len_q != 32'd0) || (op == OpSha && finf) ||
+             (rec && ptlen != 32'd0) || rsmf;
+    wlen   = op == OpSha ? 32'd32 : op == OpSeal ? reclen : ptlen;
     verdict = ResOk;
     if (state_q != SCheck)
       verdict = ResOk;
-    else if (op == 4'd0 || op > OpSha || ctrl_q[31:11] != '0 || ctrl_q[7:4] != '0 || (op != OpSha && ctrl_q[10:8] != '0) ||
-        (keyf && ctrl_q[9:8] != '0))
+    else if (op == 4'd0 || op > OpOpen || ctrl_q[31:12] != '0 || (rec && (ctrl_q[11:9] != '0 || tv_q[31:24] != '0)) ||
+             (!rec && ctrl_q[7:4] != '0) || (op != OpSha && !rec && ctrl_q[11:8] != '0) || (keyf && ctrl_q[9:8] != '0) ||
+             (rsmf && ctrl_q[10:8] != '0))
       verdict = ResBadOp;
     else if (len_q > RamSize || (len_q == 32'd0 && (op == OpAesAad || op == OpAesData)) ||
-             (op == OpSha && !finf && !keyf && len_q[5:0] != 6'd0) || (keyf && len_q > 32'd64) ||
-             (op == OpAesFinal && !aes_held_i && len_q > 32'd16))
+             (op == OpSha && !finf && !keyf && len_q[5:0] != 6'd0) || (keyf && len_q > 32'd64) || (rsmf && len_q == 32'd0) ||
+             (op == OpAesFinal && !aes_held_i && len_q > 32'd16) || (op == OpSeal && len_q > MaxRecord) ||
+             (opn && (len_q < 32'd8 + {27'd0, tl} || ptlen > MaxRecord)))
       verdict = ResBadLen;
-    else if ((reads && !in_ram(src_q, len_q)) || (writes && !in_ram(dst_q, wlen)))
+    else if ((reads && !in_ram(src_q, len_q)) || (writes && !in_ram(dst_q, wlen)) || (rec && !in_ram(desc_q, 32'd36)) ||
+             (rsmf && dst_q[1:0] != 2'b00))
       verdict = ResBadAddr;
-    else if (op == OpAesData && writes && src_q != dst_q && src_q < dst_q + len_q && dst_q < src_q + len_q)
+    else if ((op == OpAesData && writes && src_q != dst_q && src_q < dst_q + len_q && dst_q < src_q + len_q) ||
+             (op == OpSeal && reads && src_q != dst_q + {27'd0, pre} && src_q < dst_q + reclen && dst_q < src_q + len_q))
       verdict = ResOverlap;
   end
 
@@ -171,16 +229,38 @@ module dma_core #(
 
   // ---- a block in: its bytes start at byte roff_q of buf_q's first word; the engines' blocks are
   // big-endian, and bytes past the block 0 (a KEY is zero-padded)
+  // SEAL, OPEN: the nonce, the AAD (seq_num || type || version || length) and the IV, B0 and
+  // header made of them (RFC 5288, RFC 6655; SP 800-38C A.2 with a 12-byte nonce: q = 3)
+  logic [95:0]  nonce;
+  logic [103:0] aad;
+  logic [7:0]   b0_flags;
+  always_comb begin
+    nonce = '0;  aad = '0;  b0_flags = '0;
+    aes_iv_o = '0;
+    if (rec) begin
+      nonce    = {salt_q[7:0], salt_q[15:8], salt_q[23:16], salt_q[31:24], expl_q};
+      aad      = {seq_q, tv_q[7:0], tv_q[23:8], ptlen[15:0]};
+      b0_flags = {2'b01, 3'((tl - 5'd2) >> 1), 3'd2};
+      aes_iv_o = ccm ? {8'd2, nonce, 24'd0} : {nonce, 32'd1};
+    end
+  end
+
   always_comb begin : block_in
     logic [17*32-1:0] inb;
     inb = '0;
     aes_din_o = '0;
     sha_din_o = '0;
-    if (have_in_q) begin
+    if (rec && state_q == SRun && rstep_q == RAad0)
+      aes_din_o = ccm ? {b0_flags, nonce, 8'd0, ptlen[15:0]} : {aad, 24'd0};
+    else if (rec && state_q == SRun && rstep_q == RAad1)
+      aes_din_o = {16'd13, aad, 8'd0};
+    else if (have_in_q) begin
       for (int w = 0; w < 17; w++) inb[32*w +: 32] = buf_q[w];
       inb = inb >> {roff_q, 3'b000};
       for (int k = 0; k < 16; k++) aes_din_o[127 - 8*k -: 8] = inb[8*k +: 8];
       for (int k = 0; k < 64; k++) sha_din_o[511 - 8*k -: 8] = k < chunk_q ? inb[8*k +: 8] : 8'h00;
+      if (rsm_q)  // RESUME: the chaining value's eight words as numbers, a block count of 0
+        for (int w = 0; w < 16; w++) sha_din_o[511 - 32*w -: 32] = w < 8 ? buf_q[w] : 32'd0;
     end
   end
 
@@ -190,14 +270,22 @@ module dma_core #(
   logic [3:0]      wr_sel;
   always_comb begin : write_word
     logic [16*32-1:0] outb;
+    logic [167:0]     hdr;    // SEAL: the header and the explicit nonce, DTLS's 21 bytes or TLS's 13
+    logic [15:0]      flen;   // the record's length field: its body
     outb = '0;
+    flen = '0;
+    hdr = '0;
     wr_word = '0;
     wr_sel = '0;
     if (state_q == SWrite) begin
+      flen = 16'(32'd8 + len_q + {27'd0, tl});
+      hdr  = ctrl_q[6] ? {tv_q[7:0], tv_q[23:8], flen, expl_q, 64'd0} : {tv_q[7:0], tv_q[23:8], seq_q, flen, expl_q};
       for (int k = 0; k < 32; k++)
         case (wsrc_q)
           SrcDout: outb[8*k +: 8] = k < 16 ? aes_dout_i[127 - 8*(k % 16) -: 8] : 8'h0;
           SrcTag:  outb[8*k +: 8] = k < 16 ? aes_tag_i[127 - 8*(k % 16) -: 8] : 8'h0;
+          SrcHdr:  outb[8*k +: 8] = k < 21 ? hdr[167 - 8*k -: 8] : 8'h0;
+          SrcState: outb[8*k +: 8] = sha_digest_i[255 - 32*(k / 4) - 8*(3 - k % 4) -: 8];  // words as numbers
           default: outb[8*k +: 8] = sha_digest_i[255 - 8*k -: 8];
         endcase
       outb = outb << {woff_q, 3'b000};
@@ -212,7 +300,7 @@ module dma_core #(
     rd_adr_d = rd_adr_q;  wr_adr_d = wr_adr_q;  in_left_d = in_left_q;  out_left_d = out_left_q;
     chunk_d = chunk_q;  chunk_fin_d = chunk_fin_q;  wbytes_d = wbytes_q;  woff_d = woff_q;  wsrc_d = wsrc_q;
     have_in_d = have_in_q;  pend_out_d = pend_out_q;  held_d = held_q;  no_out_d = no_out_q;  issued_d = issued_q;
-    init_d = init_q;  issuing = 1'b0;  result_d = result_q;
+    init_d = init_q;  rsm_d = rsm_q;  issuing = 1'b0;  result_d = result_q;  rstep_d = rstep_q;  expl_d = expl_q;  tag_d = tag_q;
     cyc_d = cyc_q;  we_d = we_q;  adr_d = adr_q;
     done_d = 1'b0;  error_d = 1'b0;  bst_st = SIdle;  bst_adr = '0;  bst_n = '0;
     aes_cmd_valid_o = 1'b0;  aes_cmd_o = AesData;  aes_bytes_o = 5'd16;  aes_out_pop_o = 1'b0;
@@ -232,6 +320,10 @@ module dma_core #(
         widx_d = widx_q + 5'd1;
         adr_d  = adr_q + 32'd4;
         if (m_i.err || abort_q || widx_q == wlast_q) cyc_d = 1'b0;
+        // SEAL, OPEN: four words more, if they too lie in the window (else SCheck refuses it)
+        if (state_q == SFetch && widx_q == 5'd0 && (m_i.dat[3:0] == OpSeal || m_i.dat[3:0] == OpOpen) &&
+            in_ram(desc_q, 32'd36))
+          wlast_d = 5'd8;
         if (m_i.err) begin
           result_d = ResBusError;  state_d = SEnd;
         end else if (abort_q) begin
@@ -245,7 +337,8 @@ module dma_core #(
               pend_out_d = 1'b0;
               wr_adr_d = wr_adr_q + {26'd0, wbytes_q};
               out_left_d = out_left_q - {26'd0, wbytes_q};
-              state_d = (wsrc_q == SrcDout) ? SRun : SDrain;
+              state_d = (wsrc_q == SrcDout || wsrc_q == SrcHdr) ? SRun : SDrain;
+              if (wsrc_q == SrcHdr) rstep_d = RData;
             end
           endcase
         end
@@ -254,7 +347,12 @@ module dma_core #(
       SCheck: begin
         held_d = aes_held_i;  no_out_d = aes_no_out_i;  have_in_d = 1'b0;  pend_out_d = 1'b0;  issued_d = 1'b0;
         init_d = op == OpSha && ctrl_q[8];
+        rsm_d = rsmf;
         rd_adr_d = src_q;  wr_adr_d = dst_q;  in_left_d = reads ? len_q : 32'd0;  out_left_d = len_q;
+        if (rec) begin  // the data phase's input, and the held plaintext of OPEN
+          rd_adr_d = opn ? src_q + 32'd8 : src_q;  in_left_d = ptlen;
+          held_d = opn;  no_out_d = opn;  expl_d = seq_q;  rstep_d = opn ? RExpl : RInit;
+        end
         if (verdict != ResOk) begin
           result_d = verdict;  state_d = SEnd;
         end else begin
@@ -264,13 +362,42 @@ module dma_core #(
 
       SRun: if (abort_q) begin
         result_d = ResAborted;  state_d = SEnd;
-      end else if (is_aes && op != OpAesFinal) begin
+      end else if (eng_err_q) begin                                      // the IP refused a command
+        result_d = ResEngine;  state_d = SEnd;
+      end else if (rec && rstep_q < RData) begin
+        case (rstep_q)
+          RExpl, RTag: if (have_in_q) begin                              // its 8 or tl bytes read
+            have_in_d = 1'b0;
+            if (rstep_q == RExpl) expl_d = aes_din_o[127:64];
+            else tag_d = ctrl_q[8] ? {aes_din_o[127:64], 64'd0} : aes_din_o;
+            rstep_d = rstep_q == RExpl ? RTag : RInit;
+          end else begin
+            chunk_d = rstep_q == RExpl ? 7'd8 : {2'd0, tl};
+            bst_adr = rstep_q == RExpl ? src_q : src_q + len_q - {27'd0, tl};
+            roff_d = bst_adr[1:0];
+            bst_st = SRead;  bst_n = chunk_d;
+          end
+          RInit: if (aes_cmd_ready_i) begin                              // INIT; SFinWait sees it done
+            aes_cmd_valid_o = 1'b1;  aes_cmd_o = AesInit;  issuing = 1'b1;
+            rstep_d = RAad0;  state_d = SFinWait;
+          end
+          RAad0, RAad1: if (aes_cmd_ready_i) begin
+            aes_cmd_valid_o = 1'b1;  aes_cmd_o = AesAad;  issuing = 1'b1;
+            aes_bytes_o = (ccm || rstep_q == RAad1) ? 5'd16 : 5'd13;
+            rstep_d = (ccm && rstep_q == RAad0) ? RAad1 : opn ? RData : RHdr;
+          end
+          default: begin                                                 // RHdr
+            wsrc_d = SrcHdr;  wbytes_d = {1'b0, pre};  woff_d = wr_adr_q[1:0];
+            bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = {2'd0, pre};
+          end
+        endcase
+      end else if (is_aes && aop != OpAesFinal) begin
         if (have_in_q && !pend_out_q && aes_cmd_ready_i) begin          // the block to the engine
           aes_cmd_valid_o = 1'b1;
-          aes_cmd_o = op == OpAesAad ? AesAad : AesData;
+          aes_cmd_o = aop == OpAesAad ? AesAad : AesData;
           aes_bytes_o = chunk_q[4:0];
           have_in_d = 1'b0;
-          pend_out_d = op == OpAesData && !no_out_q;
+          pend_out_d = aop == OpAesData && !no_out_q;
           wbytes_d = {1'b0, chunk_q[4:0]};
           issuing = 1'b1;
         end else if (!have_in_q && in_left_q != 0) begin                 // the next block in
@@ -283,9 +410,12 @@ module dma_core #(
           wsrc_d = SrcDout;  woff_d = wr_adr_q[1:0];
           bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = {1'b0, wbytes_q};
         end else if (!have_in_q && in_left_q == 0 && !pend_out_q) begin
-          state_d = SDrain;
+          state_d = rec ? SRun : SDrain;
+          if (rec) begin                                                 // FINAL: the tag, or the plaintext
+            rstep_d = RFinal;  out_left_d = opn ? ptlen : {27'd0, tl};
+          end
         end
-      end else if (op == OpAesFinal) begin
+      end else if (aop == OpAesFinal) begin
         if (!issued_q) begin
           if (aes_cmd_ready_i) begin
             aes_cmd_valid_o = 1'b1;  aes_cmd_o = AesFinal;  aes_bytes_o = 5'd16;
@@ -305,6 +435,13 @@ module dma_core #(
         if (init_q) begin
           if (sha_cmd_ready_i) begin
             sha_cmd_valid_o = 1'b1;  sha_cmd_o = ShaInit;  init_d = 1'b0;  issuing = 1'b1;
+          end
+        end else if (rsm_q && !have_in_q) begin                          // RESUME: the chaining value in
+          chunk_d = 7'd32;  roff_d = 2'b00;
+          bst_st = SRead;  bst_adr = dst_q;  bst_n = 7'd32;
+        end else if (rsm_q) begin
+          if (sha_cmd_ready_i) begin
+            sha_cmd_valid_o = 1'b1;  sha_cmd_o = ShaResume;  have_in_d = 1'b0;  rsm_d = 1'b0;  issuing = 1'b1;
           end
         end else if (have_in_q) begin
           if (sha_cmd_ready_i) begin
@@ -330,7 +467,7 @@ module dma_core #(
             bst_st = SRead;  bst_adr = rd_adr_q;  bst_n = chunk_d;
           end
         end else begin
-          state_d = SDrain;
+          state_d = rsmf ? SFinWait : SDrain;                            // RESUME: the state out, once done
         end
       end
 
@@ -341,8 +478,8 @@ module dma_core #(
           result_d = ResEngine;  state_d = SEnd;
         end else if (is_aes) begin
           state_d = SRun;                                                // the tag or plaintext out
-        end else begin                                                   // the digest out
-          wsrc_d = SrcDigest;  wbytes_d = 6'd32;  woff_d = wr_adr_q[1:0];
+        end else begin                                                   // the digest, or the state, out
+          wsrc_d = rsmf ? SrcState : SrcDigest;  wbytes_d = 6'd32;  woff_d = wr_adr_q[1:0];
           bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = 7'd32;
         end
       end
@@ -383,20 +520,23 @@ module dma_core #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= SIdle;  desc_q <= '0;  widx_q <= '0;  wlast_q <= '0;  roff_q <= '0;
+      rstep_q <= RExpl;  expl_q <= '0;  tag_q <= '0;  seq_q <= '0;  tv_q <= '0;  salt_q <= '0;
       ctrl_q <= '0;  src_q <= '0;  dst_q <= '0;  len_q <= '0;  next_q <= '0;
       rd_adr_q <= '0;  wr_adr_q <= '0;  in_left_q <= '0;  out_left_q <= '0;
       chunk_q <= '0;  chunk_fin_q <= 1'b0;  wbytes_q <= '0;  woff_q <= '0;  wsrc_q <= SrcDout;
       have_in_q <= 1'b0;  pend_out_q <= 1'b0;  held_q <= 1'b0;  no_out_q <= 1'b0;  issued_q <= 1'b0;  init_q <= 1'b0;
+      rsm_q <= 1'b0;
       quiet_q <= 1'b0;  eng_err_q <= 1'b0;  abort_q <= 1'b0;  ip_res_q <= '0;  result_q <= '0;
       cyc_q <= 1'b0;  we_q <= 1'b0;  adr_q <= '0;
       done_o <= 1'b0;  error_o <= 1'b0;
       for (int w = 0; w < 17; w++) buf_q[w] <= '0;
     end else begin
       state_q <= state_d;  desc_q <= desc_d;  widx_q <= widx_d;  wlast_q <= wlast_d;  roff_q <= roff_d;
+      rstep_q <= rstep_d;  expl_q <= expl_d;  tag_q <= tag_d;
       rd_adr_q <= rd_adr_d;  wr_adr_q <= wr_adr_d;  in_left_q <= in_left_d;  out_left_q <= out_left_d;
       chunk_q <= chunk_d;  chunk_fin_q <= chunk_fin_d;  wbytes_q <= wbytes_d;  woff_q <= woff_d;  wsrc_q <= wsrc_d;
       have_in_q <= have_in_d;  pend_out_q <= pend_out_d;  held_q <= held_d;  no_out_q <= no_out_d;  issued_q <= issued_d;
-      init_q <= init_d;  quiet_q <= !ip_busy && !issuing;  result_q <= result_d;
+      init_q <= init_d;  rsm_q <= rsm_d;  quiet_q <= !ip_busy && !issuing;  result_q <= result_d;
       cyc_q <= cyc_d;  we_q <= we_d;  adr_q <= adr_d;
       done_o <= done_d;  error_o <= error_d;
       // the descriptor's words as they arrive
@@ -406,7 +546,11 @@ module dma_core #(
           5'd1: src_q  <= m_i.dat;
           5'd2: dst_q  <= m_i.dat;
           5'd3: len_q  <= m_i.dat;
-          default: next_q <= m_i.dat;
+          5'd4: next_q <= m_i.dat;
+          5'd5: seq_q[63:32] <= m_i.dat;
+          5'd6: seq_q[31:0]  <= m_i.dat;
+          5'd7: tv_q   <= m_i.dat;
+          default: salt_q <= m_i.dat;
         endcase
       // a block from SRC as whole words (the bytes around it are masked out above)
       if (state_q == SRead && m_i.ack) buf_q[widx_q] <= m_i.dat;
@@ -434,6 +578,12 @@ module dma_core #(
   assign ip_result_o = ip_res_q;
   assign cur_desc_o  = desc_q;
   assign aes_own_o   = running && is_aes;
+  assign aes_rec_o   = running && rec;
+  assign aes_mode_o  = ccm ? ModeCcm : ModeGcm;
+  assign aes_dec_o   = opn;
+  assign aes_tag_len_o = tl;
+  assign aes_slot_o  = ctrl_q[5:4];
+  assign aes_tag_in_o = tag_q;
   assign sha_own_o   = running && !is_aes;
 
 endmodule

@@ -13,6 +13,8 @@ module dma_wb #(
   // the AES and SHA command streams: dma_core's ports
   output logic aes_own_o, aes_cmd_valid_o, output logic [2:0] aes_cmd_o, output logic [127:0] aes_din_o,
   output logic [4:0] aes_bytes_o, input wire logic aes_cmd_ready_i, aes_out_valid_i,
+  output logic aes_rec_o, output logic [2:0] aes_mode_o, output logic aes_dec_o, output logic [4:0] aes_tag_len_o,
+  output logic [127:0] aes_iv_o, output logic [1:0] aes_slot_o, output logic [127:0] aes_tag_in_o,
   input wire logic [127:0] aes_dout_i, output logic aes_out_pop_o,
   input wire logic aes_no_out_i, aes_held_i, aes_rel_i, aes_busy_i, aes_done_i, input wire logic [3:0] aes_status_i,
   input wire logic [127:0] aes_tag_i,
@@ -42,6 +44,7 @@ module dma_wb #(
     .cur_desc_o(hw2reg.cur_desc), .done_o(hw2reg.intr_state.done), .error_o(hw2reg.intr_state.error),
     .m_o, .m_i,
     .aes_own_o, .aes_cmd_valid_o, .aes_cmd_o, .aes_din_o, .aes_bytes_o, .aes_cmd_ready_i, .aes_out_valid_i,
+    .aes_rec_o, .aes_mode_o, .aes_dec_o, .aes_tag_len_o, .aes_iv_o, .aes_slot_o, .aes_tag_in_o,
     .aes_dout_i, .aes_out_pop_o, .aes_no_out_i, .aes_held_i, .aes_rel_i, .aes_busy_i, .aes_done_i, .aes_status_i, .aes_tag_i,
     .sha_own_o, .sha_cmd_valid_o, .sha_cmd_o, .sha_din_o, .sha_bytes_o, .sha_cmd_ready_i, .sha_busy_i,
     .sha_done_i, .sha_status_i, .sha_digest_i

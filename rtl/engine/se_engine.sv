@@ -68,6 +68,11 @@ module se_engine #(
   logic [4:0]   aes_bytes;
   logic [3:0]   aes_status;
   logic [127:0] aes_din, aes_dout, aes_tag;
+  logic         aes_rec, aes_dec;
+  logic [2:0]   aes_mode;
+  logic [4:0]   aes_tag_len;
+  logic [1:0]   aes_slot;
+  logic [127:0] aes_iv, aes_tag_in;
   logic         sha_own, sha_cmd_valid, sha_cmd_ready, sha_busy, sha_done;
   logic [2:0]   sha_cmd, sha_status;
   logic [6:0]   sha_bytes;
@@ -78,7 +83,9 @@ module se_engine #(
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Aes +: ReqBits]), .wb_o(s_rsp[RspBits*Aes +: RspBits]),
     .irq_o(irq[0]), .busy_o(busy_o[0]),
     .dma_own_i(aes_own), .dma_cmd_valid_i(aes_cmd_valid), .dma_cmd_i(aes_cmd), .dma_din_i(aes_din),
-    .dma_bytes_i(aes_bytes), .dma_out_pop_i(aes_out_pop), .cmd_ready_o(aes_cmd_ready),
+    .dma_bytes_i(aes_bytes), .dma_out_pop_i(aes_out_pop), .dma_rec_i(aes_rec), .dma_mode_i(aes_mode),
+    .dma_dec_i(aes_dec), .dma_tag_len_i(aes_tag_len), .dma_iv_i(aes_iv), .dma_slot_i(aes_slot),
+    .dma_tag_in_i(aes_tag_in), .cmd_ready_o(aes_cmd_ready),
     .out_valid_o(aes_out_valid), .dout_o(aes_dout), .no_out_o(aes_no_out), .held_o(aes_held), .rel_o(aes_rel),
     .eng_busy_o(aes_busy), .done_o(aes_done), .status_o(aes_status), .tag_o(aes_tag)
   );
@@ -113,7 +120,9 @@ module se_engine #(
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Dma +: ReqBits]), .wb_o(s_rsp[RspBits*Dma +: RspBits]),
     .irq_o(irq[4]), .busy_o(dma_busy), .m_o(dma_req), .m_i(dma_rsp),
     .aes_own_o(aes_own), .aes_cmd_valid_o(aes_cmd_valid), .aes_cmd_o(aes_cmd), .aes_din_o(aes_din),
-    .aes_bytes_o(aes_bytes), .aes_cmd_ready_i(aes_cmd_ready), .aes_out_valid_i(aes_out_valid),
+    .aes_bytes_o(aes_bytes), .aes_rec_o(aes_rec), .aes_mode_o(aes_mode), .aes_dec_o(aes_dec),
+    .aes_tag_len_o(aes_tag_len), .aes_iv_o(aes_iv), .aes_slot_o(aes_slot), .aes_tag_in_o(aes_tag_in),
+    .aes_cmd_ready_i(aes_cmd_ready), .aes_out_valid_i(aes_out_valid),
     .aes_dout_i(aes_dout), .aes_out_pop_o(aes_out_pop), .aes_no_out_i(aes_no_out), .aes_held_i(aes_held), .aes_rel_i(aes_rel),
     .aes_busy_i(aes_busy), .aes_done_i(aes_done), .aes_status_i(aes_status), .aes_tag_i(aes_tag),
     .sha_own_o(sha_own), .sha_cmd_valid_o(sha_cmd_valid), .sha_cmd_o(sha_cmd), .sha_din_o(sha_din),

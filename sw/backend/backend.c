@@ -1,4 +1,7 @@
-/* What every backend shares (se/backend.h): one AEAD message under a key used once. */
+/* What every backend shares (se/backend.h): one AEAD message under a key used once, and a DTLS/TLS
+ * record made of AEAD messages. */
+#include <string.h>
+
 #include "se/backend.h"
 
 se_status se_backend_aead_encrypt(const se_backend *be, se_aead_mode mode, const uint8_t *key, size_t key_len,
@@ -26,4 +29,58 @@ se_status se_backend_aead_decrypt(const se_backend *be, se_aead_mode mode, const
         st = be->aead_open(&k, nonce, nonce_len, aad, aad_len, ct, len, tag, tag_len, pt);
     be->aead_wipe(&k);
     return st;
+}
+
+/* The nonce (salt || the body's explicit part) and the AAD of a record whose plaintext is len bytes. */
+static void record_nonce_aad(const se_record *r, const uint8_t *body, size_t len, uint8_t nonce[12], uint8_t ad[13])
+{
+    memcpy(nonce, r->salt, 4);
+    memcpy(nonce + 4, body, SE_RECORD_EXPLICIT);
+    for (int i = 0; i < 8; i++)
+        ad[i] = (uint8_t)(r->seq_num >> (56 - 8 * i));
+    ad[8] = r->type;
+    ad[9] = (uint8_t)(r->version >> 8);
+    ad[10] = (uint8_t)r->version;
+    ad[11] = (uint8_t)(len >> 8);
+    ad[12] = (uint8_t)len;
+}
+
+static int record_tag_ok(const se_record *r)
+{
+    return r->tag_len == 8 || r->tag_len == 16;
+}
+
+se_status se_backend_record_seal(const se_backend *be, const se_aead_key *k, const se_record *r, const uint8_t *pt,
+                                 size_t len, uint8_t *rec)
+{
+    uint8_t nonce[12], ad[13], *p = rec;
+    size_t body = SE_RECORD_EXPLICIT + len + r->tag_len;
+
+    if (len > SE_RECORD_MAX_PLAINTEXT || !record_tag_ok(r))
+        return SE_ERR_BAD_LENGTH;
+    *p++ = r->type;
+    *p++ = (uint8_t)(r->version >> 8);
+    *p++ = (uint8_t)r->version;
+    for (int i = 0; r->dtls && i < 8; i++)
+        *p++ = (uint8_t)(r->seq_num >> (56 - 8 * i));
+    *p++ = (uint8_t)(body >> 8);
+    *p++ = (uint8_t)body;
+    for (int i = 0; i < 8; i++) /* the explicit nonce: seq_num */
+        p[i] = (uint8_t)(r->seq_num >> (56 - 8 * i));
+    record_nonce_aad(r, p, len, nonce, ad);
+    p += SE_RECORD_EXPLICIT;
+    return be->aead_seal(k, nonce, 12, ad, 13, pt, len, p, p + len, r->tag_len);
+}
+
+se_status se_backend_record_open(const se_backend *be, const se_aead_key *k, const se_record *r, uint8_t *body,
+                                 size_t n)
+{
+    uint8_t nonce[12], ad[13];
+    size_t len = n - SE_RECORD_EXPLICIT - r->tag_len; /* (checked below) */
+
+    if (!record_tag_ok(r) || n < SE_RECORD_EXPLICIT + r->tag_len || len > SE_RECORD_MAX_PLAINTEXT)
+        return SE_ERR_BAD_LENGTH;
+    record_nonce_aad(r, body, len, nonce, ad);
+    body += SE_RECORD_EXPLICIT;
+    return be->aead_open(k, nonce, 12, ad, 13, body, len, body + len, r->tag_len, body);
 }

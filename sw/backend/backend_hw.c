@@ -20,6 +20,28 @@ static se_status hw_probe(void)
     return st == SE_OK ? se_drv_gf2m_probe() : st;
 }
 
+/* A record is one DMA command; where the DMA cannot reach a buffer, and the drivers may move data
+ * through the registers, it is made of AEAD messages instead. */
+static se_status hw_record_seal(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len, uint8_t *rec)
+{
+    se_status st = se_drv_record_seal(k, r, pt, len, rec);
+#ifndef SE_DRV_DMA_ONLY
+    if (st == SE_ERR_NOT_SUPPORTED)
+        st = se_backend_record_seal(&se_backend_hw, k, r, pt, len, rec);
+#endif
+    return st;
+}
+
+static se_status hw_record_open(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n)
+{
+    se_status st = se_drv_record_open(k, r, body, n);
+#ifndef SE_DRV_DMA_ONLY
+    if (st == SE_ERR_NOT_SUPPORTED)
+        st = se_backend_record_open(&se_backend_hw, k, r, body, n);
+#endif
+    return st;
+}
+
 const se_backend se_backend_hw = {
     .name = "hw",
     .probe = hw_probe,
@@ -32,6 +54,8 @@ const se_backend se_backend_hw = {
     .aead_wipe = se_drv_aead_wipe,
     .aead_seal = se_drv_aead_seal,
     .aead_open = se_drv_aead_open,
+    .record_seal = hw_record_seal,
+    .record_open = hw_record_open,
     .ec_curve = se_ec_use_engine,
     .x25519 = se_drv_pk_x25519,
     .mod = se_drv_pk_mod,
@@ -45,6 +69,6 @@ const se_backend se_backend_hw_tls = {
     .hmac_sha256 = se_drv_hmac_sha256,
     .aead_key = se_drv_aead_key,
     .aead_wipe = se_drv_aead_wipe,
-    .aead_seal = se_drv_aead_seal,
-    .aead_open = se_drv_aead_open,
+    .record_seal = hw_record_seal,
+    .record_open = hw_record_open,
 };

@@ -118,6 +118,17 @@ static se_status sw_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t
 }
 #endif
 
+/* Records are made of the AEAD messages above (se_backend_record_seal/open). */
+static se_status sw_record_seal(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len, uint8_t *rec)
+{
+    return se_backend_record_seal(&se_backend_sw_tls, k, r, pt, len, rec);
+}
+
+static se_status sw_record_open(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n)
+{
+    return se_backend_record_open(&se_backend_sw_tls, k, r, body, n);
+}
+
 /* Curves keep the library's own operations. */
 static se_status sw_ec_curve(se_ec_curve *c)
 {
@@ -165,6 +176,8 @@ const se_backend se_backend_sw = {
     .aead_wipe = se_aead_key_wipe,
     .aead_seal = sw_aead_seal,
     .aead_open = sw_aead_open,
+    .record_seal = sw_record_seal,
+    .record_open = sw_record_open,
     .ec_curve = sw_ec_curve,
     .x25519 = se_x25519,
     .mod = sw_mod,
@@ -178,4 +191,6 @@ const se_backend se_backend_sw_tls = {
     .aead_wipe = se_aead_key_wipe,
     .aead_seal = sw_aead_seal,
     .aead_open = sw_aead_open,
+    .record_seal = sw_record_seal,
+    .record_open = sw_record_open,
 };

@@ -96,6 +96,15 @@ static void compress(const se_sha256_engine *eng, uint32_t h[8], const uint8_t *
 #endif
 }
 
+/* n blocks: all at once where the engine takes several, else one at a time. */
+static void compress_n(const se_sha256_engine *eng, uint32_t h[8], const uint8_t *data, size_t n)
+{
+    if (eng != NULL && eng->blocks != NULL && eng->blocks(h, data, n) == SE_OK)
+        return;
+    for (size_t i = 0; i < n; i++)
+        compress(eng, h, data + i * SE_SHA256_BLOCK_BYTES);
+}
+
 void se_sha256_init_on(se_sha256_ctx *ctx, const se_sha256_engine *eng)
 {
     memcpy(ctx->h, h0, sizeof h0);
@@ -124,11 +133,14 @@ void se_sha256_update(se_sha256_ctx *ctx, const uint8_t *data, size_t len)
         len -= take;
         if (ctx->buf_len < SE_SHA256_BLOCK_BYTES)
             return;
-        compress(ctx->eng, ctx->h, ctx->buf);
+        compress_n(ctx->eng, ctx->h, ctx->buf, 1);
         ctx->buf_len = 0;
     }
-    for (; len >= SE_SHA256_BLOCK_BYTES; data += SE_SHA256_BLOCK_BYTES, len -= SE_SHA256_BLOCK_BYTES)
-        compress(ctx->eng, ctx->h, data);
+    size_t n = len / SE_SHA256_BLOCK_BYTES;
+    if (n != 0)
+        compress_n(ctx->eng, ctx->h, data, n);
+    data += n * SE_SHA256_BLOCK_BYTES;
+    len -= n * SE_SHA256_BLOCK_BYTES;
     memcpy(ctx->buf, data, len);
     ctx->buf_len = len;
 }

@@ -444,6 +444,13 @@ se_status se_drv_aead_seal(const se_aead_key *k, const uint8_t *nonce, size_t no
     return st;
 }
 
+/* The longest message a CCM/GCM decryption may have: the engine's plaintext buffer. */
+static size_t ptbuf_bytes(void)
+{
+    return (size_t)status_field(rd(SE_AES_CAPABILITIES), SE_AES_CAPABILITIES_PTBUF_BLOCKS_SHIFT,
+                                SE_AES_CAPABILITIES_PTBUF_BLOCKS_MASK) * BLK;
+}
+
 se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
                            size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag, size_t tag_len,
                            uint8_t *pt)
@@ -451,14 +458,11 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
     se_aead_mode mode = (se_aead_mode)k->mode;
     uint8_t t[BLK] = {0}, h[2 * BLK];
     size_t hl = 0, used = 0;
-    uint32_t cap = rd(SE_AES_CAPABILITIES);
-    size_t max = (size_t)status_field(cap, SE_AES_CAPABILITIES_PTBUF_BLOCKS_SHIFT,
-                                      SE_AES_CAPABILITIES_PTBUF_BLOCKS_MASK) * BLK;
     se_status st = aead_check(mode, nonce_len, aad_len, len, tag_len);
 
     if (st != SE_OK)
         return st;
-    if (len > max)
+    if (len > ptbuf_bytes())
         return SE_ERR_BAD_LENGTH;
     memcpy(t, tag, tag_len);
     se_drv_write_words(SE_HAL_AES_BASE + SE_AES_TAG_IN(0), t, 4);
@@ -474,4 +478,62 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
         for (size_t off = 0; off < len && st == SE_OK; off += BLK)
             st = read_out(pt + off, len - off < BLK ? len - off : BLK);
     return st;
+}
+
+/* ---- records (DMA SEAL and OPEN) ------------------------------------------------------------ */
+
+/* The descriptor's words but SRC, DST and LEN: the slot (loaded again if another context took it),
+ * the record's kind, seq_num, type and version, salt. 0 if the record has a tag length the suites
+ * do not use. */
+static uint32_t record_desc(uint32_t d[SE_DRV_DMA_RECORD_WORDS], uint32_t op, const se_aead_key *k, const se_record *r)
+{
+    const uint32_t s = k->slot & (SLOTS - 1u);
+
+    if (r->tag_len != 8 && r->tag_len != 16)
+        return 0;
+    if (owner[s] != k->slot)
+        slot_load(k);
+    d[0] = op | s << SE_DRV_DMA_REC_SLOT_SHIFT | (r->dtls ? 0u : SE_DRV_DMA_REC_TLS) |
+           (k->mode == SE_AEAD_CCM ? SE_DRV_DMA_REC_CCM : 0u) | (r->tag_len == 8 ? SE_DRV_DMA_REC_TAG8 : 0u);
+    d[5] = (uint32_t)(r->seq_num >> 32);
+    d[6] = (uint32_t)r->seq_num;
+    d[7] = r->type | (uint32_t)r->version << 8;
+    memcpy(&d[8], r->salt, 4);
+    return d[0];
+}
+
+/* Runs the record's descriptor if the DMA reaches its buffers. */
+static se_status reach_and_run(uint32_t d[SE_DRV_DMA_RECORD_WORDS], int reach)
+{
+    if (!reach) {
+        se_hal_dma_sync(); /* gives back the places taken */
+        return SE_ERR_NOT_SUPPORTED;
+    }
+    return se_drv_dma_record(d);
+}
+
+se_status se_drv_record_seal(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len, uint8_t *rec)
+{
+    uint32_t d[SE_DRV_DMA_RECORD_WORDS];
+
+    if (len > SE_RECORD_MAX_PLAINTEXT || record_desc(d, SE_DRV_DMA_SEAL, k, r) == 0)
+        return SE_ERR_BAD_LENGTH;
+    d[1] = len != 0 ? se_hal_dma_in(pt, len) : 0u;
+    d[2] = se_hal_dma_out(rec, (r->dtls ? 13u : 5u) + SE_RECORD_EXPLICIT + len + r->tag_len);
+    d[3] = (uint32_t)len;
+    return reach_and_run(d, d[2] != 0 && (len == 0 || d[1] != 0));
+}
+
+se_status se_drv_record_open(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n)
+{
+    uint32_t d[SE_DRV_DMA_RECORD_WORDS];
+    size_t len = n - SE_RECORD_EXPLICIT - r->tag_len; /* the plaintext's (checked below) */
+
+    if (n < SE_RECORD_EXPLICIT + r->tag_len || len > SE_RECORD_MAX_PLAINTEXT || len > ptbuf_bytes() ||
+        record_desc(d, SE_DRV_DMA_OPEN, k, r) == 0)
+        return SE_ERR_BAD_LENGTH;
+    d[1] = se_hal_dma_in(body, n);
+    d[2] = len != 0 ? se_hal_dma_out(body + SE_RECORD_EXPLICIT, len) : 0u;
+    d[3] = (uint32_t)n;
+    return reach_and_run(d, d[1] != 0 && (len == 0 || d[2] != 0));
 }

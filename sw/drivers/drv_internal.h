@@ -86,6 +86,16 @@ static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, 
 #define SE_DRV_DMA_SHA_INIT (1u << 8)
 #define SE_DRV_DMA_SHA_FINAL (1u << 9)
 #define SE_DRV_DMA_SHA_KEY (1u << 10)
+#define SE_DRV_DMA_SHA_RESUME (1u << 11)
+/* SEAL and OPEN (a DTLS/TLS AEAD record) take four words more: SEQ_HI, SEQ_LO, TYPE | VERSION << 8
+ * and the salt's four bytes; their CTRL holds the key slot and the record's kind. */
+#define SE_DRV_DMA_RECORD_WORDS 9
+#define SE_DRV_DMA_SEAL 5u
+#define SE_DRV_DMA_OPEN 6u
+#define SE_DRV_DMA_REC_SLOT_SHIFT 4
+#define SE_DRV_DMA_REC_TLS (1u << 6)
+#define SE_DRV_DMA_REC_CCM (1u << 7)
+#define SE_DRV_DMA_REC_TAG8 (1u << 8)
 
 /* Fills one descriptor: op over n bytes from src to dst (either NULL: none); 0 if the DMA cannot
  * reach one of them (the regions already taken go back with se_hal_dma_sync). */
@@ -95,6 +105,8 @@ int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, 
  * engine's tag check failed: nothing was released), or SE_ERR_BACKEND (any other refusal, which the
  * driver's own checks leave to a bus error or a broken engine). */
 se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n);
+/* Runs one SEAL or OPEN descriptor d (its NEXT set here), the same way. */
+se_status se_drv_dma_record(uint32_t d[SE_DRV_DMA_RECORD_WORDS]);
 
 static inline se_status se_drv_wait(uint32_t status, uint32_t bit, uint32_t want)
 {

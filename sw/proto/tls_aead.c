@@ -1,6 +1,7 @@
 /* Record protection of the AEAD suites (RFC 5246 6.2.3.3): AES-128-CCM_8 (RFC 6655, 7251) and
- * AES-128-GCM (RFC 5288), over the crypto API's keyed AEAD context, set up once per epoch. The
- * nonce is the 4-byte implicit salt || the 8-byte explicit part, which is the record's seq_num. */
+ * AES-128-GCM (RFC 5288), over the crypto API's keyed AEAD context, set up once per epoch, and its
+ * record_seal/record_open (se/backend.h). The nonce is the 4-byte implicit salt || the 8-byte
+ * explicit part, which is the record's seq_num. */
 #include "tls_internal.h"
 
 /* The key block: client key, server key, client salt, server salt. */
@@ -14,39 +15,38 @@ static se_status aead_init(const se_tls *t, se_tls_rec *client, se_tls_rec *serv
     return st == SE_OK ? be->aead_key(&server->k.aead, mode, kb + 16, 16) : st;
 }
 
-/* Seals src (len bytes) or opens the len bytes after the explicit nonce in place, into the bytes
- * after the explicit nonce, the tag after them (noinline: one body for both directions, which LTO
- * would copy into each). */
-__attribute__((noinline)) static se_status aead_crypt(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn,
-                                                      const uint8_t *src, uint8_t *body, size_t len, int open)
+/* The record's fields as the crypto API takes them. */
+static void record_of(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, se_record *x)
 {
-    const se_backend *be = t->cfg->crypto;
-    uint8_t ph[13], nonce[12], *p = body + 8;
-    size_t tl = r->cls->overhead - 8u;
-
-    if (!open)
-        put_be(body, sn, 8); /* the explicit nonce */
-    se_tls_pseudo_header(t, ph, sn, type, len);
-    memcpy(nonce, r->iv, 4);
-    memcpy(nonce + 4, body, 8);
-    return open ? be->aead_open(&r->k.aead, nonce, 12, ph, 13, p, len, p + len, tl, p)
-                : be->aead_seal(&r->k.aead, nonce, 12, ph, 13, src, len, p, p + len, tl);
+    x->seq_num = sn;
+    x->version = is_dtls(t) ? DTLS_VERSION : TLS_VERSION;
+    x->type = type;
+    x->dtls = (uint8_t)is_dtls(t);
+    x->tag_len = (uint8_t)(r->cls->overhead - 8u);
+    memcpy(x->salt, r->iv, 4);
 }
 
+/* The backend writes the whole record, header included (on the engine: one DMA SEAL). */
 static se_status aead_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, const uint8_t *src,
-                           uint8_t *body, size_t len, size_t *n)
+                           uint8_t *rec, size_t len, size_t *n)
 {
+    se_record x;
+
+    record_of(t, r, type, sn, &x);
     *n = len + r->cls->overhead;
-    return aead_crypt(t, r, type, sn, src, body, len, 0);
+    return t->cfg->crypto->record_seal(&r->k.aead, &x, src, len, rec);
 }
 
 static se_status aead_open(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
                            size_t n, size_t *pt_len)
 {
+    se_record x;
+
     if (n < r->cls->overhead)
         return SE_ERR_BAD_TAG;
+    record_of(t, r, type, sn, &x);
     *pt_len = n - r->cls->overhead;
-    return aead_crypt(t, r, type, sn, NULL, body, *pt_len, 1) == SE_OK ? SE_OK : SE_ERR_BAD_TAG;
+    return t->cfg->crypto->record_open(&r->k.aead, &x, body, n) == SE_OK ? SE_OK : SE_ERR_BAD_TAG;
 }
 
 /* The backend ends the keyed context: the engine wipes the key slot that held it. */

@@ -168,10 +168,10 @@ static se_status cbc_init(const se_tls *t, se_tls_rec *client, se_tls_rec *serve
 /* MAC over pseudo-header || plaintext: the header goes just before the plaintext, in the space
  * the IV takes afterwards. Then padding and CBC with a fresh IV. */
 static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, const uint8_t *src,
-                          uint8_t *body, size_t len, size_t *n)
+                          uint8_t *rec, size_t len, size_t *n)
 {
     const se_backend *be = t->cfg->crypto;
-    uint8_t *pt = body + 16;
+    uint8_t *body = rec + se_tls_hdr_len(t), *pt = body + 16;
     size_t pad = 15 - (len + MAC_LEN) % 16;
     se_status st;
 
@@ -184,6 +184,7 @@ static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t
         return st;
     memset(pt + len + MAC_LEN, (int)pad, pad + 1);
     *n = 16 + len + MAC_LEN + pad + 1;
+    se_tls_put_header(t, rec, type, sn, *n); /* (after the MAC input that shared its place) */
     return be->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.key, 16, body, pt, *n - 16, pt);
 }
 
@@ -221,9 +222,9 @@ static void etm_mac(const se_tls *t, const uint8_t key[MAC_LEN], uint64_t sn, ui
 }
 
 static se_status etm_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, const uint8_t *src,
-                          uint8_t *body, size_t len, size_t *n)
+                          uint8_t *rec, size_t len, size_t *n)
 {
-    uint8_t *pt = body + 16;
+    uint8_t *body = rec + se_tls_hdr_len(t), *pt = body + 16;
     size_t pad = 15 - len % 16, clen = len + pad + 1;
     se_status st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
 
@@ -235,6 +236,7 @@ static se_status etm_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t
         return st;
     etm_mac(t, r->k.cbc.mac, sn, type, body, 16 + clen, pt + clen);
     *n = 16 + clen + MAC_LEN;
+    se_tls_put_header(t, rec, type, sn, *n);
     return SE_OK;
 }
 

@@ -134,6 +134,8 @@ size_t se_tls_overhead(const se_tls *t, uint16_t epoch);
 /* The 13 bytes a record's protection authenticates: seq_num (DTLS: epoch || seq) || type ||
  * version || length. */
 void se_tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uint8_t type, size_t len);
+/* A record's header at rec: type, version, DTLS's seq_num, and the body's length n. */
+void se_tls_put_header(const se_tls *t, uint8_t *rec, uint8_t type, uint64_t seq_num, size_t n);
 /* Appends one record (payload a || b) to the output, sending what is there first if the record
  * does not fit; se_tls_flush sends the output (one datagram for DTLS). */
 se_status se_tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *a, size_t alen,
@@ -186,10 +188,11 @@ typedef struct se_tls_rec_class {
     /* Sets up both directions (their cls already set) from the key block (RFC 5246 6.3: the
      * client's and the server's MAC keys, then AES keys, then implicit nonces). */
     se_status (*init)(const se_tls *t, se_tls_rec *client, se_tls_rec *server, const uint8_t *kb);
-    /* Protects len bytes of plaintext at src, which is either body + explicit_len (in place) or a
-     * buffer apart from the record: the record's body is written at body; *n = body length. */
+    /* Protects len bytes of plaintext at src, which is either in place (the record's body +
+     * explicit_len) or a buffer apart from the record: the whole record, header and body, is
+     * written at rec; *n = body length. */
     se_status (*seal)(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, const uint8_t *src,
-                      uint8_t *body, size_t len, size_t *n);
+                      uint8_t *rec, size_t len, size_t *n);
     /* Checks and decrypts body (n bytes) in place: the plaintext at body + explicit_len, *pt_len
      * bytes. SE_ERR_BAD_TAG for any failure (tag, MAC, padding, length): a sender learns nothing
      * about which. */

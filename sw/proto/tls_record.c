@@ -33,11 +33,22 @@ void se_tls_pseudo_header(const se_tls *t, uint8_t ph[13], uint64_t seq_num, uin
     put_be(ph + 9, (is_dtls(t) ? DTLS_VERSION : TLS_VERSION) << 16 | len, 4); /* version || length */
 }
 
+void se_tls_put_header(const se_tls *t, uint8_t *rec, uint8_t type, uint64_t seq_num, size_t n)
+{
+    size_t h = se_tls_hdr_len(t);
+
+    rec[0] = type;
+    put_be(rec + 1, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
+    if (is_dtls(t))
+        put_be(rec + 3, seq_num, 8); /* epoch || 48-bit sequence number */
+    put_be(rec + h - 2, n, 2);
+}
+
 /* The record protection of our epoch and the peer's. */
-static se_status seal(se_tls *t, uint8_t type, uint64_t sn, const uint8_t *src, uint8_t *body, size_t len,
+static se_status seal(se_tls *t, uint8_t type, uint64_t sn, const uint8_t *src, uint8_t *rec, size_t len,
                       size_t *n)
 {
-    return t->wr.cls->seal(t, &t->wr, type, sn, src, body, len, n);
+    return t->wr.cls->seal(t, &t->wr, type, sn, src, rec, len, n);
 }
 
 static se_status open_rec(se_tls *t, uint8_t type, uint64_t sn, uint8_t *body, size_t n,
@@ -84,15 +95,10 @@ se_status se_tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *
     }
     if (epoch == 0) {
         n = len;
-    } else if ((st = seal(t, type, sn, src, rec + h, len, &n)) != SE_OK) {
+        se_tls_put_header(t, rec, type, sn, n);
+    } else if ((st = seal(t, type, sn, src, rec, len, &n)) != SE_OK) {
         return st;
     }
-    rec[0] = type;
-    put_be(rec + 1, is_dtls(t) ? DTLS_VERSION : TLS_VERSION, 2);
-    if (is_dtls(t)) {
-        put_be(rec + 3, sn, 8); /* epoch || 48-bit sequence number */
-    }
-    put_be(rec + h - 2, n, 2);
     t->out_len += h + n;
     t->seq_out[epoch != 0] = seq + 1;
     t->stats.records_out++;

@@ -26,8 +26,11 @@ from test_engine_wb import AES, SHA, TB, A, S, field, get, regmap, seed_of
 DMA = memmap("rtl/engine/memmap.toml")["dma"][0]
 D = regmap("dma")
 # The descriptor's ops and flags (rtl/dma/README.md, dma_core.sv's header)
-AES_AAD, AES_DATA, AES_FINAL, SHA_OP = 1, 2, 3, 4
-SHA_INIT, SHA_FINAL, SHA_KEY = 1 << 8, 1 << 9, 1 << 10
+AES_AAD, AES_DATA, AES_FINAL, SHA_OP, SEAL, OPEN = 1, 2, 3, 4, 5, 6
+SHA_INIT, SHA_FINAL, SHA_KEY, SHA_RESUME = 1 << 8, 1 << 9, 1 << 10, 1 << 11
+SHA256_IV = (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19)
+REC_TLS, REC_CCM, REC_TAG8 = 1 << 6, 1 << 7, 1 << 8   # SEAL/OPEN flags; the key slot in [5:4]
+DTLS12, TLS12 = 0xFEFD, 0x0303
 RESULT = D["STATUS"][1]["RESULT"][2]   # the enum: {name: value}
 
 
@@ -128,12 +131,23 @@ class Bench(TB):
         return a
 
     def chain(self, *descs):
-        """Descriptors (op, src, dst, len) into RAM, linked in order; the first one's address."""
-        addrs = [self.alloc(20) for _ in descs]
-        for i, (ctrl, src, dst, n) in enumerate(descs):
+        """Descriptors into RAM, linked in order; the first one's address. Each is (op, src, dst, len),
+        or for SEAL and OPEN (op, src, dst, len, seq_num, type, version, salt)."""
+        addrs = [self.alloc(36) for _ in descs]
+        for i, (ctrl, src, dst, n, *rec) in enumerate(descs):
             nxt = addrs[i + 1] if i + 1 < len(descs) else 0
             self.ram.load(addrs[i], struct.pack("<5I", ctrl, src, dst, n, nxt))
+            if rec:
+                sn, typ, ver, salt = rec
+                self.ram.load(addrs[i] + 20, struct.pack("<3I", sn >> 32, sn & 0xFFFFFFFF, typ | ver << 8) + salt)
         return addrs[0]
+
+    async def slot_load(self, idx, key):
+        """key into AES key slot idx (SLOT_CMD LOAD)."""
+        for i in range(8):
+            await self.write(AES + A["KEY"][0] + 4 * i, int.from_bytes(key[4 * i:4 * i + 4].ljust(4, b"\0"), "big"))
+        await self.write(AES + A["CTRL"][0], field(A, "CTRL", "KEYLEN", {16: 0, 24: 1, 32: 2}[len(key)]))
+        await self.write(AES + A["SLOT_CMD"][0], field(A, "SLOT_CMD", "OP", "LOAD") | field(A, "SLOT_CMD", "IDX", idx))
 
     async def run(self, first, limit=20000):
         """Runs the chain at `first`: (RESULT name, IP_RESULT, CUR_DESC)."""
@@ -157,6 +171,21 @@ class Bench(TB):
 
     def check_window(self):
         assert not self.ram.outside, f"accesses outside the RAM window: {[hex(a) for a in self.ram.outside]}"
+
+
+def record(key, salt, sn, typ, ver, pt, tls=False, ccm=False, tag_len=16):
+    """A protected TLS 1.2 / DTLS 1.2 AEAD record as RFC 5246 6.2.3.3 builds it, with the nonce of RFC
+    5288 and RFC 6655 (salt || explicit nonce, which is the seq_num), sealed by `cryptography`: the
+    header (DTLS: type, version, epoch and sequence number, length; TLS without the 8-byte seq_num),
+    then the explicit nonce, the ciphertext and the tag."""
+    expl = sn.to_bytes(8, "big")
+    aad = expl + bytes([typ]) + ver.to_bytes(2, "big") + len(pt).to_bytes(2, "big")
+    if ccm:
+        sealed = AESCCM(key, tag_length=tag_len).encrypt(salt + expl, pt, aad)
+    else:
+        sealed = AESGCM(key).encrypt(salt + expl, pt, aad)[:len(pt) + tag_len]  # a short GCM tag: a prefix
+    body = expl + sealed
+    return bytes([typ]) + ver.to_bytes(2, "big") + (b"" if tls else expl) + len(body).to_bytes(2, "big") + body
 
 
 def ccm_header(nonce, aad, n, tag_len):
@@ -342,6 +371,181 @@ async def failed_tag_releases_nothing(dut):
     tb.check_window()
 
 
+def rec_ctrl(op, slot, tls=False, ccm=False, tag_len=16):
+    return op | slot << 4 | (REC_TLS if tls else 0) | (REC_CCM if ccm else 0) | (REC_TAG8 if tag_len == 8 else 0)
+
+
+@cocotb.test()
+async def records(dut):
+    """SEAL and OPEN: DTLS 1.2 and TLS 1.2 AEAD records from a key slot, in every mode the suites use
+    (GCM, CCM_8, CCM) and a GCM with an 8-byte tag, both headers, 0 to 300 bytes, sources and
+    destinations at every byte offset, sealed apart and in place in one chain, and each opened back in
+    place; every record checked against `cryptography` (record() above), and the bytes around it
+    untouched."""
+    tb = Bench(dut, seed_of() + 106)
+    await tb.start()
+    rng = tb.rng
+    keys = {1: rng.randbytes(16), 3: rng.randbytes(32)}
+    for idx, key in keys.items():
+        await tb.slot_load(idx, key)
+    cases = ((False, 16, False, 300), (True, 8, False, 77), (True, 16, True, 0), (False, 8, True, 33),
+             (True, 8, False, 1), (False, 16, True, 16), (True, 8, True, 200), (False, 16, False, 0))
+    for i, (ccm, tl, tls, n) in enumerate(cases):
+        slot = 1 if i % 2 == 0 else 3
+        salt, sn, typ = rng.randbytes(4), rng.getrandbits(64), rng.choice((20, 21, 22, 23))
+        ver = TLS12 if tls else DTLS12
+        pt = rng.randbytes(n)
+        want = record(keys[slot], salt, sn, typ, ver, pt, tls, ccm, tl)
+        ctrl = rec_ctrl(0, slot, tls, ccm, tl)
+        hl = 5 if tls else 13
+        off_in, off_out = i % 4, (3 * i + 1) % 4
+        src, dst = tb.put(pt, off_in), tb.alloc(len(want) + 8) + off_out
+        inplace = tb.alloc(len(want) + 8) + off_in
+        tb.ram.load(inplace + hl + 8, pt)
+        around = [tb.ram.read(a, 1) for a in (dst - 1, dst + len(want), inplace - 1, inplace + len(want))]
+        await tb.ok(tb.chain((SEAL | ctrl, src, dst, n, sn, typ, ver, salt),
+                             (SEAL | ctrl, inplace + hl + 8, inplace, n, sn, typ, ver, salt)))
+        what = f"{'CCM' if ccm else 'GCM'}-{tl} {'TLS' if tls else 'DTLS'} record of {n} bytes"
+        assert tb.ram.read(dst, len(want)) == want, f"SEAL of a {what}"
+        assert tb.ram.read(inplace, len(want)) == want, f"SEAL in place of a {what}"
+        assert [tb.ram.read(a, 1) for a in (dst - 1, dst + len(want), inplace - 1, inplace + len(want))] == around
+        # OPEN in place: the plaintext after the explicit nonce; and to a buffer apart
+        out = tb.alloc(n + 8) + off_in
+        await tb.ok(tb.chain((OPEN | ctrl, dst + hl, dst + hl + 8, len(want) - hl, sn, typ, ver, salt),
+                             (OPEN | ctrl, inplace + hl, out, len(want) - hl, sn, typ, ver, salt)))
+        assert tb.ram.read(dst + hl + 8, n) == pt, f"OPEN of a {what}"
+        assert tb.ram.read(out, n) == pt, f"OPEN of a {what} to a buffer apart"
+    tb.cpu.running = False
+    tb.check_window()
+
+
+def flip(b, i):
+    b = bytearray(b)
+    b[i] ^= 1
+    return bytes(b)
+
+
+@cocotb.test()
+async def record_errors(dut):
+    """A record whose tag fails (any byte of its body, or any field of its AAD or nonce, changed): RESULT
+    ENGINE with TAG_FAIL and not one byte of plaintext in RAM. An empty key slot: ENGINE with BAD_SLOT
+    and no header written. Every descriptor error of SEAL and OPEN, RAM untouched, the descriptor
+    named, no access outside the window; a good record after them all."""
+    tb = Bench(dut, seed_of() + 107)
+    base, size = await tb.start(cpu=False)
+    rng = tb.rng
+    end = base + size
+    R = A["STATUS"][1]["RESULT"][2]
+    key, salt, sn, pt = rng.randbytes(16), rng.randbytes(4), rng.getrandbits(64), rng.randbytes(100)
+    await tb.slot_load(2, key)
+    ctrl = rec_ctrl(0, 2, ccm=True, tag_len=8)              # DTLS CCM_8, the node's suite
+    body = record(key, salt, sn, 23, DTLS12, pt, ccm=True, tag_len=8)[13:]
+    f = (sn, 23, DTLS12, salt)
+    tampered = [(flip(body, 2), f), (flip(body, 8 + 50), f), (flip(body, len(body) - 1), f),
+                (body, (sn ^ 1 << 60, 23, DTLS12, salt)), (body, (sn, 22, DTLS12, salt)),
+                (body, (sn, 23, TLS12, salt)), (body, (sn, 23, DTLS12, flip(salt, 0)))]
+    for b, fields in tampered:
+        src, out = tb.put(b), tb.alloc(len(pt))
+        fill = rng.randbytes(len(pt))
+        tb.ram.load(out, fill)
+        res, ip, _ = await tb.run(tb.chain((OPEN | ctrl, src, out, len(b), *fields)))
+        assert (res, ip) == ("ENGINE", R["TAG_FAIL"]), (res, ip)
+        assert tb.ram.read(out, len(pt)) == fill, "plaintext reached RAM after a failed tag"
+    # an empty slot (0): INIT refused before anything is written
+    src, dst = tb.put(pt), tb.alloc(len(body) + 13)
+    before = tb.ram.read(base, size)
+    first = tb.chain((SEAL | rec_ctrl(0, 0), src, dst, len(pt), *f))
+    before = tb.ram.read(base, size)
+    res, ip, cur = await tb.run(first)
+    assert (res, ip, cur) == ("ENGINE", R["BAD_SLOT"], first)
+    assert tb.ram.read(base, size) == before, "a SEAL from an empty slot wrote to RAM"
+    # descriptor errors
+    n = len(pt)
+    cases = [
+        ("BAD_OP", (SEAL | ctrl | 1 << 9, src, dst, n, *f)), ("BAD_OP", (OPEN | ctrl | 1 << 10, src, dst, n, *f)),
+        ("BAD_OP", (SEAL | ctrl, src, dst, n, sn, 23 | 1 << 24, DTLS12, salt)), ("BAD_OP", (7, src, dst, n)),
+        ("BAD_LEN", (SEAL | ctrl, src, dst, 16385, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 15, *f)),
+        ("BAD_LEN", (OPEN | rec_ctrl(0, 2), src, dst, 8 + 15, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 8 + 8 + 16385, *f)),
+        ("BAD_ADDR", (SEAL | ctrl, src, end - n - 20, n, *f)), ("BAD_ADDR", (SEAL | ctrl, base - 4, dst, n, *f)),
+        ("BAD_ADDR", (OPEN | ctrl, end - 100, dst, 116, *f)), ("BAD_ADDR", (OPEN | ctrl, src, end - 50, 116, *f)),
+        ("OVERLAP", (SEAL | ctrl, dst + 20, dst, n, *f)), ("OVERLAP", (SEAL | ctrl, dst - 50, dst, n, *f)),
+        ("OVERLAP", (SEAL | rec_ctrl(0, 2, tls=True), dst + 20, dst, n, *f)),
+    ]
+    for want, d in cases:
+        first = tb.chain(d)
+        before = tb.ram.read(base, size)
+        res, _, cur = await tb.run(first)
+        assert (res, cur) == (want, first), f"{d}: {res} at {cur:#x}, want {want}"
+        assert tb.ram.read(base, size) == before, f"{d}: RAM changed"
+    # a record descriptor whose first five words lie in the window and whose last four do not
+    last = end - 24
+    tb.ram.load(last, struct.pack("<5I", SEAL | ctrl, src, dst, n, 0))
+    res, _, cur = await tb.run(last)
+    assert (res, cur) == ("BAD_ADDR", last)
+    tb.check_window()
+    # and a good record after all of these
+    src, out = tb.put(body), tb.alloc(n)
+    await tb.ok(tb.chain((OPEN | ctrl, src, out, len(body), *f)))
+    assert tb.ram.read(out, n) == pt
+
+
+def sha256_padded(msg):
+    """msg with SHA-256's padding (FIPS 180-4 5.1.1): 0x80, zeros, the 64-bit bit length."""
+    return msg + b"\x80" + bytes(-(len(msg) + 9) % 64) + (8 * len(msg)).to_bytes(8, "big")
+
+
+@cocotb.test()
+async def sha_resume(dut):
+    """SHA with RESUME, a running hash kept in RAM (the transcript's): the chaining value at DST is
+    resumed, blocks from SRC compressed, and the new chaining value written back, over descriptors
+    and chains; a message so hashed, padded by the test (FIPS 180-4), ends in hashlib's digest. A
+    held HMAC key is dropped by it, and an HMAC after it is right again. Its errors: INIT, FINAL or
+    KEY beside it (BAD_OP), a length 0 or not a multiple of 64 (BAD_LEN), an unaligned state (BAD_ADDR)."""
+    tb = Bench(dut, seed_of() + 108)
+    await tb.start()
+    rng = tb.rng
+    for n in (0, 1, 55, 56, 64, 300, 1000):
+        msg = sha256_padded(rng.randbytes(n))
+        state = tb.alloc(32)
+        tb.ram.load(state, struct.pack("<8I", *SHA256_IV))
+        cut = 64 * rng.randrange(len(msg) // 64 + 1)          # two descriptors: one chain, or two
+        parts = [(SHA_OP | SHA_RESUME, tb.put(p, rng.randrange(4)), state, len(p))
+                 for p in (msg[:cut], msg[cut:]) if p]
+        if n % 2:
+            await tb.ok(tb.chain(*parts))
+        else:
+            for p in parts:
+                await tb.ok(tb.chain(p))
+        got = b"".join(w.to_bytes(4, "big") for w in struct.unpack("<8I", tb.ram.read(state, 32)))
+        assert got == hashlib.sha256(msg[:n]).digest(), f"SHA-256 of {n} bytes by RESUME"
+    # a held HMAC key goes; the next HMAC, with its key by KEY, is right
+    await tb.write(SHA + S["CTRL"][0], field(S, "CTRL", "HMAC", 1))
+    k, msg, mac = rng.randbytes(32), rng.randbytes(100), tb.alloc(32)
+    await tb.ok(tb.chain((SHA_OP | SHA_KEY, tb.put(k), 0, 32)))
+    state = tb.alloc(32)
+    tb.ram.load(state, struct.pack("<8I", *SHA256_IV))
+    await tb.ok(tb.chain((SHA_OP | SHA_RESUME, tb.put(sha256_padded(b"abc")), state, 64)))
+    assert get(S, "STATUS", "KEY_VALID", await tb.read(SHA + S["STATUS"][0])) == 0
+    await tb.ok(tb.chain((SHA_OP | SHA_KEY, tb.put(k), 0, 32), (SHA_OP | SHA_INIT | SHA_FINAL, tb.put(msg), mac, 100)))
+    assert tb.ram.read(mac, 32) == hmac.new(k, msg, hashlib.sha256).digest()
+    await tb.write(SHA + S["CTRL"][0], 0)
+    src = tb.put(rng.randbytes(128))
+    for want, d in (("BAD_OP", (SHA_OP | SHA_RESUME | SHA_INIT, src, state, 64)),
+                    ("BAD_OP", (SHA_OP | SHA_RESUME | SHA_FINAL, src, state, 64)),
+                    ("BAD_OP", (SHA_OP | SHA_RESUME | SHA_KEY, src, state, 64)),
+                    ("BAD_OP", (AES_DATA | SHA_RESUME, src, state, 64)),
+                    ("BAD_LEN", (SHA_OP | SHA_RESUME, src, state, 65)),
+                    ("BAD_LEN", (SHA_OP | SHA_RESUME, src, state, 0)),
+                    ("BAD_ADDR", (SHA_OP | SHA_RESUME, src, state + 2, 64))):
+        before = tb.ram.read(state, 36)
+        first = tb.chain(d)
+        res, _, cur = await tb.run(first)
+        assert (res, cur) == (want, first), f"{d}: {res}"
+        assert tb.ram.read(state, 36) == before
+    tb.cpu.running = False
+    tb.check_window()
+
+
 @cocotb.test()
 async def abort_and_busy(dut):
     """START while a chain runs is dropped (ERR.CMD_DROPPED); ABORT ends it (ABORTED); the next
@@ -372,7 +576,8 @@ async def abort_and_busy(dut):
 async def throughput(dut):
     """Cycles of a chain from CMD START to the DONE interrupt, on a bus without stalls or CPU
     traffic (a RAM answering each access in two cycles, as the node's does): AES-128-GCM and
-    AES-128-CTR over 1 KiB, SHA-256 over 1 KiB. Results checked; DMA_CYCLES_JSON writes them (make bench)."""
+    AES-128-CTR over 1 KiB, SHA-256 over 1 KiB, and SEAL and OPEN of a 1 KiB DTLS record in GCM and
+    CCM_8 from a key slot. Results checked; DMA_CYCLES_JSON writes them (make bench)."""
     tb = Bench(dut, seed_of() + 105)
     await tb.start(stall=(0,), cpu=False)
     rng = tb.rng
@@ -403,6 +608,17 @@ async def throughput(dut):
     dig = tb.alloc(32)
     res["sha256_1k"] = await timed(tb.chain((SHA_OP | SHA_INIT | SHA_FINAL, src, dig, 1024)))
     assert tb.ram.read(dig, 32) == hashlib.sha256(pt).digest()
+    # whole records from a key slot: a DTLS 1.2 record of 1 KiB, sealed and opened
+    await tb.slot_load(0, key)
+    salt, sn = rng.randbytes(4), rng.getrandbits(64)
+    for name, ccm, tl in (("gcm", False, 16), ("ccm8", True, 8)):
+        want = record(key, salt, sn, 23, DTLS12, pt, ccm=ccm, tag_len=tl)
+        ctrl = rec_ctrl(0, 0, ccm=ccm, tag_len=tl)
+        rec, out = tb.alloc(len(want)), tb.alloc(1024)
+        res[f"seal_{name}_1k"] = await timed(tb.chain((SEAL | ctrl, src, rec, 1024, sn, 23, DTLS12, salt)))
+        assert tb.ram.read(rec, len(want)) == want
+        res[f"open_{name}_1k"] = await timed(tb.chain((OPEN | ctrl, rec + 13, out, len(want) - 13, sn, 23, DTLS12, salt)))
+        assert tb.ram.read(out, 1024) == pt
     dut._log.info(f"DMA chains, cycles from START to DONE: {res}")
     out = os.environ.get("DMA_CYCLES_JSON")
     if out:

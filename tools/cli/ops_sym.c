@@ -1,4 +1,5 @@
-/* CLI ops for AES: block modes (aes), cbc_mac, AEAD (aead_encrypt/aead_decrypt, gcm or ccm), on the chosen backend. */
+/* CLI ops for AES: block modes (aes), cbc_mac, AEAD (aead_encrypt/aead_decrypt, gcm or ccm) and DTLS/TLS
+ * AEAD records (record_seal/record_open), on the chosen backend. */
 #include <string.h>
 
 #include "cli.h"
@@ -136,10 +137,85 @@ static se_status op_aead_decrypt(const json_t *req, json_t *resp)
     return st;
 }
 
+/* A record's fields (se/aes.h's se_record) and its keyed context: mode, key, salt (4 bytes), seq_num,
+ * type, version, dtls (1 or 0), tag_len (8 or 16). */
+static se_status record_args(const json_t *req, se_aead_key *k, se_record *r)
+{
+    unsigned long seq_hi, seq_lo, type, version, dtls, tag_len;
+    uint8_t key[32];
+    size_t key_len, salt_len;
+    se_aead_mode mode;
+    const char *m;
+    se_status st;
+
+    if ((st = cli_str(req, "mode", &m)) != SE_OK)
+        return st;
+    if (strcmp(m, "gcm") == 0)
+        mode = SE_AEAD_GCM;
+    else if (strcmp(m, "ccm") == 0)
+        mode = SE_AEAD_CCM;
+    else
+        return cli_fail("mode", SE_ERR_BAD_INPUT);
+    if ((st = cli_uint(req, "seq_hi", &seq_hi)) != SE_OK || (st = cli_uint(req, "seq_lo", &seq_lo)) != SE_OK ||
+        (st = cli_uint(req, "type", &type)) != SE_OK || (st = cli_uint(req, "version", &version)) != SE_OK ||
+        (st = cli_uint_opt(req, "dtls", &dtls, 1)) != SE_OK || (st = cli_uint_opt(req, "tag_len", &tag_len, 16)) != SE_OK)
+        return st;
+    if (seq_hi > 0xffffffffu || seq_lo > 0xffffffffu)
+        return cli_fail(seq_hi > 0xffffffffu ? "seq_hi" : "seq_lo", SE_ERR_BAD_INPUT);
+    if (type > 0xff || version > 0xffff || dtls > 1)
+        return cli_fail(type > 0xff ? "type" : version > 0xffff ? "version" : "dtls", SE_ERR_BAD_INPUT);
+    r->seq_num = (uint64_t)seq_hi << 32 | seq_lo;
+    r->type = (uint8_t)type;
+    r->version = (uint16_t)version;
+    r->dtls = (uint8_t)dtls;
+    r->tag_len = (uint8_t)(tag_len <= 16 ? tag_len : 0); /* (other lengths: bad_length) */
+    if ((st = cli_hex(req, "salt", r->salt, sizeof r->salt, &salt_len)) != SE_OK)
+        return st;
+    if (salt_len != 4)
+        return cli_fail("salt", SE_ERR_BAD_LENGTH);
+    if ((st = read_key(req, key, &key_len)) == SE_OK)
+        st = cli_be->ops->aead_key(k, mode, key, key_len);
+    se_ct_wipe(key, sizeof key);
+    return st;
+}
+
+/* record_seal (pt -> record) and record_open (body -> pt). */
+static se_status record_op(const json_t *req, json_t *resp, int open)
+{
+    se_aead_key k;
+    se_record r;
+    size_t n;
+    se_status st = cli_hex(req, open ? "body" : "pt", in, sizeof in, &n);
+
+    if (st != SE_OK || (st = record_args(req, &k, &r)) != SE_OK)
+        return st;
+    st = open ? cli_be->ops->record_open(&k, &r, in, n) : cli_be->ops->record_seal(&k, &r, in, n, out);
+    if (st == SE_OK && open)
+        cli_put_hex(resp, "pt", in + SE_RECORD_EXPLICIT, n - SE_RECORD_EXPLICIT - r.tag_len);
+    else if (st == SE_OK)
+        cli_put_hex(resp, "record", out, (r.dtls ? 13u : 5u) + SE_RECORD_EXPLICIT + n + r.tag_len);
+    cli_be->ops->aead_wipe(&k);
+    return st;
+}
+
+static se_status op_record_seal(const json_t *req, json_t *resp)
+{
+    return record_op(req, resp, 0);
+}
+
+static se_status op_record_open(const json_t *req, json_t *resp)
+{
+    return record_op(req, resp, 1);
+}
+
 const cli_op cli_ops_sym[] = {
     {"aes", op_aes, "mode=ecb|cbc|ctr|ofb dir=enc|dec key iv(not ecb) data -> out"},
     {"cbc_mac", op_cbc_mac, "key data [tag_len=16] -> mac"},
     {"aead_encrypt", op_aead_encrypt, "mode=gcm|ccm key nonce [aad] pt [tag_len=16] -> ct tag"},
     {"aead_decrypt", op_aead_decrypt, "mode=gcm|ccm key nonce [aad] ct tag -> pt | bad_tag"},
+    {"record_seal", op_record_seal,
+     "mode=gcm|ccm key salt seq_hi seq_lo type version [dtls=1] [tag_len=16] pt -> record (header and body)"},
+    {"record_open", op_record_open,
+     "mode=gcm|ccm key salt seq_hi seq_lo type version [dtls=1] [tag_len=16] body -> pt | bad_tag"},
     {NULL, NULL, NULL},
 };

@@ -278,7 +278,7 @@ static se_status soc_sha256_block(uint32_t h[8], const uint8_t block[64])
 
 /* Where HMAC-DRBG's HMACs run on this backend (se/sha256.h): each HMAC, or each compression of a
  * longer one, is one request to the node. */
-static const se_sha256_engine soc_sha = {soc_sha256_block, soc_hmac};
+static const se_sha256_engine soc_sha = {soc_sha256_block, soc_hmac, NULL};
 
 static se_status soc_aes(se_aes_mode mode, int decrypt, const uint8_t *key, size_t key_len,
                          const uint8_t iv[16], const uint8_t *in, size_t len, uint8_t *out)
@@ -450,6 +450,17 @@ static se_status soc_ec_curve(se_ec_curve *c)
     return SE_OK;
 }
 
+/* Records are made of the AEAD messages above. */
+static se_status soc_record_seal(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len, uint8_t *rec)
+{
+    return se_backend_record_seal(&cli_soc_ops, k, r, pt, len, rec);
+}
+
+static se_status soc_record_open(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n)
+{
+    return se_backend_record_open(&cli_soc_ops, k, r, body, n);
+}
+
 const se_backend cli_soc_ops = {
     .name = "soc",
     .probe = soc_probe,
@@ -462,6 +473,8 @@ const se_backend cli_soc_ops = {
     .aead_wipe = se_aead_key_wipe,
     .aead_seal = soc_aead_seal,
     .aead_open = soc_aead_open,
+    .record_seal = soc_record_seal,
+    .record_open = soc_record_open,
     .ec_curve = soc_ec_curve,
     .x25519 = soc_x25519,
     .mod = soc_mod,

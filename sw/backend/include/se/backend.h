@@ -43,6 +43,17 @@ typedef struct {
     se_status (*aead_open)(const se_aead_key *k, const uint8_t *nonce, size_t nonce_len,
                            const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t len,
                            const uint8_t *tag, size_t tag_len, uint8_t *pt);
+    /* One DTLS/TLS 1.2 AEAD record (se/aes.h's se_record) under a context of aead_key, GCM or CCM.
+     * record_seal writes the whole record at rec: the header, the explicit nonce, the ciphertext of
+     * the len (<= SE_RECORD_MAX_PLAINTEXT) bytes at pt, which lie apart from the record or already
+     * at its body + 8, and the tag; header + 8 + len + tag_len bytes. record_open checks the n-byte
+     * body (explicit nonce || ciphertext || tag) and decrypts it in place: the plaintext at body + 8,
+     * n - 8 - tag_len bytes; SE_ERR_BAD_TAG, and no plaintext released, when the tag fails.
+     * SE_ERR_BAD_LENGTH for lengths out of range. The engine runs each as one DMA command (SEAL,
+     * OPEN); the library and the soc backend through aead_seal/aead_open. */
+    se_status (*record_seal)(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len,
+                             uint8_t *rec);
+    se_status (*record_open)(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n);
     /* Makes curve c compute on this backend (sw: the library as it is; hw: the engine's pk or
      * gf2m IP). ECDH, ECDSA and key ops then run over c->ops. */
     se_status (*ec_curve)(se_ec_curve *c);
@@ -55,12 +66,20 @@ typedef struct {
 extern const se_backend se_backend_sw; /* backend_sw.c */
 extern const se_backend se_backend_hw; /* backend_hw.c */
 /* The same less what the node's DTLS client (se/tls.h built with SE_TLS_NO_CBC) never calls:
- * aes_crypt (the CBC suite's), cbc_mac, ec_curve, x25519 and mod are NULL, and the hw probe asks
+ * aes_crypt (the CBC suite's), cbc_mac, ec_curve, x25519 and mod are NULL, and so are hw's
+ * aead_seal and aead_open (records are record_seal/open's), and the hw probe asks
  * the AES, SHA and pk IPs only. Firmware that needs no more (the sensor node) links no more; its
  * curves come from se_ec_curve_builtin or se_ec_curve_engine. A stack with the CBC suite takes
  * the whole table. */
 extern const se_backend se_backend_sw_tls;
 extern const se_backend se_backend_hw_tls;
+
+/* record_seal and record_open made of be's aead_seal and aead_open: the backends without a
+ * record command of their own (sw, soc), and the engine's when its DMA cannot reach a buffer. */
+se_status se_backend_record_seal(const se_backend *be, const se_aead_key *k, const se_record *r, const uint8_t *pt,
+                                 size_t len, uint8_t *rec);
+se_status se_backend_record_open(const se_backend *be, const se_aead_key *k, const se_record *r, uint8_t *body,
+                                 size_t n);
 
 /* One message under a key used once: be's aead_key, then its seal or open, then the context
  * wiped. */

@@ -128,4 +128,21 @@ se_status se_aead_key_raw(se_aead_key *k, se_aead_mode mode, const uint8_t *key,
 /* Ends a context that holds nothing outside itself (the library's, se_aead_key_raw's): zeroes it. */
 void se_aead_key_wipe(se_aead_key *k);
 
+/* ---- a DTLS 1.2 / TLS 1.2 AEAD record (RFC 5246 6.2.3.3) ----------------------------------- */
+/* What protecting one record takes besides its keyed context and plaintext. The nonce is the
+ * implicit salt || the explicit part, which is seq_num (RFC 5288 3, RFC 6655 3); the AAD is
+ * seq_num || type || version || the plaintext's length. The record is its header (type, version,
+ * for DTLS seq_num, then the body's length), then the body: the explicit part, the ciphertext and
+ * the tag. The crypto API's record_seal/record_open (se/backend.h) take it. */
+typedef struct {
+    uint64_t seq_num; /* DTLS: epoch << 48 | sequence number */
+    uint16_t version; /* 0xfefd DTLS 1.2, 0x0303 TLS 1.2 */
+    uint8_t type;     /* the content type */
+    uint8_t dtls;     /* 1: DTLS's 13-byte header, which carries seq_num; 0: TLS's 5 bytes */
+    uint8_t tag_len;  /* 8 (CCM_8) or 16 */
+    uint8_t salt[4];
+} se_record;
+#define SE_RECORD_MAX_PLAINTEXT 16384u /* 2^14 (RFC 5246 6.2.1) */
+#define SE_RECORD_EXPLICIT 8u          /* the body's explicit nonce */
+
 #endif

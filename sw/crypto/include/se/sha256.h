@@ -14,8 +14,9 @@
  * HMAC runs. A backend offers one (se/backend.h's `sha`: the engine's SHA IP for se_backend_hw,
  * NULL for the library), and a caller passes it when a context starts; NULL is software.
  * compress: one compression of block into h, leaving h unchanged unless SE_OK. hmac: a whole
- * HMAC-SHA256, or NULL to run HMAC over compress. When a call fails, the work is redone in
- * software.
+ * HMAC-SHA256, or NULL to run HMAC over compress. blocks: n whole blocks into h in one go (the
+ * engine's DMA), h unchanged unless SE_OK, or NULL: compress, a block at a time. When a call
+ * fails, the work is redone block by block by compress, then in software.
  *
  * Built with SE_SHA256_NO_SOFTWARE (firmware whose SHA-256 is the engine's alone: the node's
  * rv32imc build, RV_CFLAGS_rv32imc), the library links no software compression: a block that no
@@ -25,6 +26,7 @@ typedef struct {
     se_status (*compress)(uint32_t h[8], const uint8_t block[SE_SHA256_BLOCK_BYTES]);
     se_status (*hmac)(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
                       uint8_t mac[SE_SHA256_DIGEST_BYTES]);
+    se_status (*blocks)(uint32_t h[8], const uint8_t *data, size_t n);
 } se_sha256_engine;
 
 typedef struct {

@@ -51,6 +51,15 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
                            size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag, size_t tag_len,
                            uint8_t *pt);
 
+/* A DTLS/TLS 1.2 AEAD record under such a context (se/backend.h's record_seal and record_open), as
+ * one DMA command, SEAL or OPEN (DMA 0.2, rtl/dma/README.md): the engine builds the nonce, the AAD
+ * and the header itself, and OPEN writes the plaintext only once the tag checks out.
+ * SE_ERR_NOT_SUPPORTED when the DMA cannot reach a buffer (nothing done; se_backend_hw then makes
+ * the record of se_drv_aead_seal/open), SE_ERR_BAD_LENGTH for lengths out of range, which for OPEN
+ * include a plaintext longer than the engine's plaintext buffer, as for se_drv_aead_open. */
+se_status se_drv_record_seal(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len, uint8_t *rec);
+se_status se_drv_record_open(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n);
+
 se_status se_drv_sha256(const uint8_t *msg, size_t len, uint8_t digest[32]);
 
 /* One SHA-256 compression of block into h on the engine (RESUME from h, BLOCK, the chaining value
@@ -62,7 +71,13 @@ se_status se_drv_sha256_compress(uint32_t h[8], const uint8_t block[64]);
 se_status se_drv_hmac_sha256(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t len,
                              uint8_t mac[32]);
 
-/* The two above as the library's SHA-256 engine (se/sha256.h): se_backend_hw's `sha`, and where the
+/* n whole blocks into h by the DMA in one descriptor (SHA with RESUME, DMA 0.2): the chaining value
+ * read from RAM, the blocks compressed, the new one written back. A running hash (the DTLS
+ * transcript's) so crosses the bus once. h is unchanged unless SE_OK; where the DMA cannot reach
+ * data, block by block through the registers (se_drv_sha256_compress). */
+se_status se_drv_sha256_blocks(uint32_t h[8], const uint8_t *data, size_t n);
+
+/* The three above as the library's SHA-256 engine (se/sha256.h): se_backend_hw's `sha`, and where the
  * engine's curves hash RFC 6979's nonces. Every SHA-256 context started on it compresses on the SHA
  * IP, and whole HMACs use its keyed mode. */
 extern const se_sha256_engine se_drv_sha256_engine;
