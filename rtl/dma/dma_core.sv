@@ -229,6 +229,19 @@ module dma_core #(
 
   // ---- a block in: its bytes start at byte roff_q of buf_q's first word; the engines' blocks are
   // big-endian, and bytes past the block 0 (a KEY is zero-padded)
+  // OPEN: the 8 or 16 bytes just read (explicit nonce, tag) as a big-endian block, from the first
+  // five words of buf_q (not from aes_din_o: the state machine reads nothing of block_in)
+  logic [127:0] rd_be;
+  always_comb begin
+    logic [159:0] w;
+    rd_be = '0;
+    w = '0;
+    if (rec && state_q == SRun && have_in_q) begin
+      w = {buf_q[4], buf_q[3], buf_q[2], buf_q[1], buf_q[0]} >> {roff_q, 3'b000};
+      for (int k = 0; k < 16; k++) rd_be[127 - 8*k -: 8] = w[8*k +: 8];
+    end
+  end
+
   // SEAL, OPEN: the nonce, the AAD (seq_num || type || version || length) and the IV, B0 and
   // header made of them (RFC 5288, RFC 6655; SP 800-38C A.2 with a 12-byte nonce: q = 3)
   logic [95:0]  nonce;
@@ -368,8 +381,8 @@ module dma_core #(
         case (rstep_q)
           RExpl, RTag: if (have_in_q) begin                              // its 8 or tl bytes read
             have_in_d = 1'b0;
-            if (rstep_q == RExpl) expl_d = aes_din_o[127:64];
-            else tag_d = ctrl_q[8] ? {aes_din_o[127:64], 64'd0} : aes_din_o;
+            if (rstep_q == RExpl) expl_d = rd_be[127:64];
+            else tag_d = ctrl_q[8] ? {rd_be[127:64], 64'd0} : rd_be;
             rstep_d = rstep_q == RExpl ? RTag : RInit;
           end else begin
             chunk_d = rstep_q == RExpl ? 7'd8 : {2'd0, tl};
