@@ -10,7 +10,7 @@ module dma_wb #(
   input  wire wb_pkg::wb_req_t wb_i, output wb_pkg::wb_rsp_t wb_o,  // the bus side: dma_reg_top (regs.toml)
   output logic irq_o, busy_o,                                        // busy_o: STATUS.BUSY (BUSY_CYCLES)
   output wb_pkg::wb_req_t m_o, input wire wb_pkg::wb_rsp_t m_i,      // the master port (node RAM)
-  // the AES and SHA command streams: dma_core's ports
+  // the AES, SHA and pk command streams: dma_core's ports
   output logic aes_own_o, aes_cmd_valid_o, output logic [2:0] aes_cmd_o, output logic [127:0] aes_din_o,
   output logic [4:0] aes_bytes_o, input wire logic aes_cmd_ready_i, aes_out_valid_i,
   output logic aes_rec_o, output logic [2:0] aes_mode_o, output logic aes_dec_o, output logic [4:0] aes_tag_len_o,
@@ -20,7 +20,10 @@ module dma_wb #(
   input wire logic [127:0] aes_tag_i,
   output logic sha_own_o, sha_cmd_valid_o, output logic [2:0] sha_cmd_o, output logic [511:0] sha_din_o,
   output logic [6:0] sha_bytes_o, input wire logic sha_cmd_ready_i, sha_busy_i, sha_done_i,
-  input wire logic [2:0] sha_status_i, input wire logic [255:0] sha_digest_i
+  input wire logic [2:0] sha_status_i, input wire logic [255:0] sha_digest_i,
+  output logic pk_own_o, pk_cmd_valid_o, output logic [2:0] pk_cmd_o, output logic [4:0] pk_slot_o,
+  output logic [255:0] pk_din_o, input wire logic pk_cmd_ready_i, pk_busy_i, pk_done_i,
+  input wire logic [3:0] pk_status_i, input wire logic [255:0] pk_dout_i
 );
 
   localparam logic [1:0] CmdStart = 2'd1, CmdAbort = 2'd2;
@@ -47,7 +50,9 @@ module dma_wb #(
     .aes_rec_o, .aes_mode_o, .aes_dec_o, .aes_tag_len_o, .aes_iv_o, .aes_slot_o, .aes_tag_in_o,
     .aes_dout_i, .aes_out_pop_o, .aes_no_out_i, .aes_held_i, .aes_rel_i, .aes_busy_i, .aes_done_i, .aes_status_i, .aes_tag_i,
     .sha_own_o, .sha_cmd_valid_o, .sha_cmd_o, .sha_din_o, .sha_bytes_o, .sha_cmd_ready_i, .sha_busy_i,
-    .sha_done_i, .sha_status_i, .sha_digest_i
+    .sha_done_i, .sha_status_i, .sha_digest_i,
+    .pk_own_o, .pk_cmd_valid_o, .pk_cmd_o, .pk_slot_o, .pk_din_o, .pk_cmd_ready_i, .pk_busy_i, .pk_done_i,
+    .pk_status_i, .pk_dout_i
   );
 
 endmodule

@@ -98,9 +98,16 @@ module se_engine #(
     .status_o(sha_status), .digest_o(sha_digest)
   );
 
+  logic         pk_own, pk_cmd_valid, pk_cmd_ready, pk_busy, pk_done;
+  logic [2:0]   pk_cmd;
+  logic [4:0]   pk_slot;
+  logic [3:0]   pk_status;
+  logic [255:0] pk_din, pk_dout;
   pk_wb u_pk (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Pk +: ReqBits]), .wb_o(s_rsp[RspBits*Pk +: RspBits]),
-    .irq_o(irq[2]), .busy_o(busy_o[2])
+    .irq_o(irq[2]), .busy_o(busy_o[2]),
+    .dma_own_i(pk_own), .dma_cmd_valid_i(pk_cmd_valid), .dma_cmd_i(pk_cmd), .dma_slot_i(pk_slot), .dma_din_i(pk_din),
+    .cmd_ready_o(pk_cmd_ready), .eng_busy_o(pk_busy), .done_o(pk_done), .status_o(pk_status), .dout_o(pk_dout)
   );
 
   gf2m_wb u_gf2m (
@@ -127,7 +134,9 @@ module se_engine #(
     .aes_busy_i(aes_busy), .aes_done_i(aes_done), .aes_status_i(aes_status), .aes_tag_i(aes_tag),
     .sha_own_o(sha_own), .sha_cmd_valid_o(sha_cmd_valid), .sha_cmd_o(sha_cmd), .sha_din_o(sha_din),
     .sha_bytes_o(sha_bytes), .sha_cmd_ready_i(sha_cmd_ready), .sha_busy_i(sha_busy), .sha_done_i(sha_done),
-    .sha_status_i(sha_status), .sha_digest_i(sha_digest)
+    .sha_status_i(sha_status), .sha_digest_i(sha_digest),
+    .pk_own_o(pk_own), .pk_cmd_valid_o(pk_cmd_valid), .pk_cmd_o(pk_cmd), .pk_slot_o(pk_slot), .pk_din_o(pk_din),
+    .pk_cmd_ready_i(pk_cmd_ready), .pk_busy_i(pk_busy), .pk_done_i(pk_done), .pk_status_i(pk_status), .pk_dout_i(pk_dout)
   );
 
   // (The DMA's busy shows in its STATUS and BUSY_CYCLES; busy_o keeps the four compute IPs.)

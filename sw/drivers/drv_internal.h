@@ -87,6 +87,11 @@ static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, 
 #define SE_DRV_DMA_SHA_FINAL (1u << 9)
 #define SE_DRV_DMA_SHA_KEY (1u << 10)
 #define SE_DRV_DMA_SHA_RESUME (1u << 11)
+/* PK: an operand into the pk IP's slot [12:8] (LEN 1..32 bytes, big-endian), or with READ its low
+ * LEN bytes out. */
+#define SE_DRV_DMA_PK 7u
+#define SE_DRV_DMA_PK_SLOT_SHIFT 8
+#define SE_DRV_DMA_PK_READ (1u << 13)
 /* SEAL and OPEN (a DTLS/TLS AEAD record) take four words more: SEQ_HI, SEQ_LO, TYPE | VERSION << 8
  * and the salt's four bytes; their CTRL holds the key slot and the record's kind. */
 #define SE_DRV_DMA_RECORD_WORDS 9

@@ -122,6 +122,79 @@ static se_status get(uint32_t slot, uint8_t *v, size_t len)
     return SE_OK;
 }
 
+/* ---- operands and results by DMA (PK descriptors, DMA 0.2) --------------------------------- */
+/* Up to XFER_MAX slots in one DMA chain, the CPU asleep: put_n writes slot[i] := the big-endian
+ * number v[i] of len[i] bytes (PK), get_n reads each slot's low len[i] bytes into v[i] (PK with
+ * READ). Where the DMA cannot reach a buffer, through the registers one at a time (put, get). */
+#define XFER_MAX 6
+static se_status xfer(size_t n, const uint32_t *slot, const uint8_t *const *in, uint8_t *const *out,
+                      const size_t *len)
+{
+    uint32_t d[XFER_MAX][SE_DRV_DMA_WORDS];
+    se_status st = SE_OK;
+    int reach = 1;
+
+    for (size_t i = 0; i < n; i++) {
+        d[i][0] = SE_DRV_DMA_PK | slot[i] << SE_DRV_DMA_PK_SLOT_SHIFT | (out != NULL ? SE_DRV_DMA_PK_READ : 0u);
+        d[i][1] = in != NULL ? se_hal_dma_in(in[i], len[i]) : 0u;
+        d[i][2] = out != NULL ? se_hal_dma_out(out[i], len[i]) : 0u;
+        d[i][3] = (uint32_t)len[i];
+        reach &= (in != NULL ? d[i][1] : d[i][2]) != 0;
+    }
+    if (reach)
+        return se_drv_dma_run(d, n) == SE_OK ? SE_OK : SE_ERR_BACKEND;
+    se_hal_dma_sync(); /* gives back the places taken */
+    for (size_t i = 0; i < n && st == SE_OK; i++)
+        st = in != NULL ? put(slot[i], in[i], len[i]) : get(slot[i], out[i], len[i]);
+    return st;
+}
+
+static se_status put_n(size_t n, const uint32_t *slot, const uint8_t *const *v, const size_t *len)
+{
+    return xfer(n, slot, v, NULL, len);
+}
+
+static se_status get_n(size_t n, const uint32_t *slot, uint8_t *const *v, const size_t *len)
+{
+    return xfer(n, slot, NULL, v, len);
+}
+
+/* The result point (or signature) RX, RY: len bytes each. */
+static se_status get_result(uint8_t *x, uint8_t *y, size_t len)
+{
+    const uint32_t slot[2] = {PK_SLOT_RX, PK_SLOT_RY};
+    uint8_t *const v[2] = {x, y};
+    const size_t l[2] = {len, len};
+    return get_n(2, slot, v, l);
+}
+
+/* The point (x, y) into QX, QY, and up to three scalars of n_len bytes after it (e: E, RX, RY). */
+static se_status put_point_and(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y, size_t ns,
+                               const uint32_t *sslot, const uint8_t *const *sv)
+{
+    uint32_t slot[5] = {PK_SLOT_QX, PK_SLOT_QY};
+    const uint8_t *v[5] = {x, y};
+    size_t len[5] = {c->p_len, c->p_len};
+    for (size_t i = 0; i < ns; i++) {
+        slot[2 + i] = sslot[i];
+        v[2 + i] = sv[i];
+        len[2 + i] = c->n_len;
+    }
+    return put_n(2 + ns, slot, v, len);
+}
+
+static se_status put_point(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y)
+{
+    return put_point_and(c, x, y, 0, NULL, NULL);
+}
+
+/* Scalars of n_len bytes into their slots. */
+static se_status put_scalars(const se_drv_ec_params *c, size_t n, const uint32_t *slot, const uint8_t *const *v)
+{
+    const size_t len[3] = {c->n_len, c->n_len, c->n_len};
+    return put_n(n, slot, v, len);
+}
+
 /* Zeroes the working slots (keys, nonces, intermediates) and DOUT, then DIN; the curve stays. */
 static se_status clear(se_status st)
 {
@@ -174,9 +247,7 @@ static void settle(void)
         bg.state = BG_NONE;
     }
     if (bg.st == SE_OK && bg.len != 0)
-        bg.st = get(PK_SLOT_RX, bg.x, bg.len);
-    if (bg.st == SE_OK && bg.len != 0)
-        bg.st = get(PK_SLOT_RY, bg.y, bg.len);
+        bg.st = get_result(bg.x, bg.y, bg.len);
     bg.st = clear(bg.st);
 }
 
@@ -195,7 +266,9 @@ se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
                        PK_SLOT_GX == 4 && PK_SLOT_GY == 5,
                    "the curve's slots are 0..5 in the order of src");
     const uint8_t *const src[6] = {c->p, c->n, c->a, c->b, c->gx, c->gy};
-    se_status st = SE_OK;
+    const uint32_t slot[6] = {0, 1, 2, 3, 4, 5};
+    const size_t len[6] = {c->p_len, c->n_len, c->p_len, c->p_len, c->p_len, c->p_len};
+    se_status st;
 
     if (c->p_len == 0 || c->p_len > SLOT_BYTES || c->n_len == 0 || c->n_len > SLOT_BYTES)
         return SE_ERR_BAD_PARAMS;
@@ -208,11 +281,9 @@ se_status se_drv_pk_load_curve(const se_drv_ec_params *c)
         return SE_OK;
     loaded.p_len = 0;
     loaded.key_table = 0; /* a new curve empties the engine's cache */
-    for (unsigned i = 0; i < 6 && st == SE_OK; i++) {
-        size_t len = i == PK_SLOT_N ? c->n_len : c->p_len;
-        memcpy(loaded.v[i], src[i], len); /* kept: valid once p_len is set below */
-        st = put(i, src[i], len);
-    }
+    for (unsigned i = 0; i < 6; i++)
+        memcpy(loaded.v[i], src[i], len[i]); /* kept: valid once p_len is set below */
+    st = put_n(6, slot, src, len);
     if (st == SE_OK)
         st = run(PK_PROG_FIELD);
     if (st == SE_OK)
@@ -233,19 +304,11 @@ se_status se_drv_pk_load_curve_g(const se_drv_ec_params *c)
     se_status st = se_drv_pk_load_curve(c);
     if (st != SE_OK || loaded.g_table)
         return st;
-    st = put(PK_SLOT_QX, c->gx, c->p_len);
-    if (st == SE_OK)
-        st = put(PK_SLOT_QY, c->gy, c->p_len);
+    st = put_point(c, c->gx, c->gy);
     if (st == SE_OK)
         st = run(PK_PROG_PRECOMP);
     loaded.g_table = st == SE_OK;
     return st;
-}
-
-static se_status put_point(const se_drv_ec_params *c, const uint8_t *x, const uint8_t *y)
-{
-    se_status st = put(PK_SLOT_QX, x, c->p_len);
-    return st == SE_OK ? put(PK_SLOT_QY, y, c->p_len) : st;
 }
 
 /* Leaves prog running (its operands are in place) for se_drv_pk_collect: RX, RY of len bytes. */
@@ -265,11 +328,11 @@ static se_status mul_operands(const se_drv_ec_params *c, const uint8_t *k, const
                               const uint8_t *y)
 {
     se_status st = x != NULL ? se_drv_pk_load_curve(c) : se_drv_pk_load_curve_g(c); /* settles */
-    if (st == SE_OK)
-        st = put(PK_SLOT_K, k, c->n_len);
-    if (st == SE_OK && x != NULL)
-        st = put_point(c, x, y);
-    return st;
+    const uint32_t slot[1] = {PK_SLOT_K};
+    const uint8_t *const v[1] = {k};
+    if (st != SE_OK)
+        return st;
+    return x != NULL ? put_point_and(c, x, y, 1, slot, v) : put_scalars(c, 1, slot, v);
 }
 
 se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8_t *x,
@@ -279,9 +342,7 @@ se_status se_drv_pk_mul(const se_drv_ec_params *c, const uint8_t *k, const uint8
     if (st == SE_OK)
         st = run(x != NULL ? PK_PROG_ECSM : PK_PROG_ECSM_COMB);
     if (st == SE_OK)
-        st = get(PK_SLOT_RX, rx, c->p_len);
-    if (st == SE_OK)
-        st = get(PK_SLOT_RY, ry, c->p_len);
+        st = get_result(rx, ry, c->p_len);
     return clear(st);
 }
 
@@ -323,13 +384,9 @@ static se_status sign_operands(const se_drv_ec_params *c, const uint8_t *d, cons
                                const uint8_t *e)
 {
     se_status st = se_drv_pk_load_curve_g(c); /* settles */
-    if (st == SE_OK)
-        st = put(PK_SLOT_K, k, c->n_len);
-    if (st == SE_OK)
-        st = put(PK_SLOT_D, d, c->n_len);
-    if (st == SE_OK)
-        st = put(PK_SLOT_E, e, c->n_len);
-    return st;
+    const uint32_t slot[3] = {PK_SLOT_K, PK_SLOT_D, PK_SLOT_E};
+    const uint8_t *const v[3] = {k, d, e};
+    return st == SE_OK ? put_scalars(c, 3, slot, v) : st;
 }
 
 se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, const uint8_t *k,
@@ -339,9 +396,7 @@ se_status se_drv_pk_ecdsa_sign(const se_drv_ec_params *c, const uint8_t *d, cons
     if (st == SE_OK)
         st = run(PK_PROG_ECDSA_SIGN);
     if (st == SE_OK)
-        st = get(PK_SLOT_RX, r, c->n_len);
-    if (st == SE_OK)
-        st = get(PK_SLOT_RY, s, c->n_len);
+        st = get_result(r, s, c->n_len);
     return clear(st);
 }
 
@@ -382,14 +437,10 @@ se_status se_drv_pk_ecdsa_verify(const se_drv_ec_params *c, const uint8_t *x, co
     se_status st = se_drv_pk_load_curve_g(c); /* u1 G by the comb; settles */
     /* the remembered key: u1 G + u2 Q by one joint comb over both tables */
     int joint = key_loaded(c, x, y);
+    const uint32_t slot[3] = {PK_SLOT_E, PK_SLOT_RX, PK_SLOT_RY};
+    const uint8_t *const v[3] = {e, r, s};
     if (st == SE_OK)
-        st = put_point(c, x, y);
-    if (st == SE_OK)
-        st = put(PK_SLOT_E, e, c->n_len);
-    if (st == SE_OK)
-        st = put(PK_SLOT_RX, r, c->n_len);
-    if (st == SE_OK)
-        st = put(PK_SLOT_RY, s, c->n_len);
+        st = put_point_and(c, x, y, 3, slot, v);
     if (st == SE_OK)
         st = joint ? run_in(KEY_ENTRY, PK_PROG_ECDSA_VERIFY_COMB) : run(PK_PROG_ECDSA_VERIFY);
     return clear(st);

@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
 from rtlsim import WbMaster, memmap, run_cocotb, sources
-from test_engine_wb import AES, SHA, TB, A, S, field, get, regmap, seed_of
+from test_engine_wb import AES, PK, SHA, TB, A, P, S, field, get, regmap, seed_of
 
 DMA = memmap("rtl/engine/memmap.toml")["dma"][0]
 D = regmap("dma")
@@ -30,6 +30,7 @@ AES_AAD, AES_DATA, AES_FINAL, SHA_OP, SEAL, OPEN = 1, 2, 3, 4, 5, 6
 SHA_INIT, SHA_FINAL, SHA_KEY, SHA_RESUME = 1 << 8, 1 << 9, 1 << 10, 1 << 11
 SHA256_IV = (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19)
 REC_TLS, REC_CCM, REC_TAG8 = 1 << 6, 1 << 7, 1 << 8   # SEAL/OPEN flags; the key slot in [5:4]
+PK_OP, PK_READ = 7, 1 << 13                           # PK: the slot in [12:8]
 DTLS12, TLS12 = 0xFEFD, 0x0303
 RESULT = D["STATUS"][1]["RESULT"][2]   # the enum: {name: value}
 
@@ -463,7 +464,7 @@ async def record_errors(dut):
     n = len(pt)
     cases = [
         ("BAD_OP", (SEAL | ctrl | 1 << 9, src, dst, n, *f)), ("BAD_OP", (OPEN | ctrl | 1 << 10, src, dst, n, *f)),
-        ("BAD_OP", (SEAL | ctrl, src, dst, n, sn, 23 | 1 << 24, DTLS12, salt)), ("BAD_OP", (7, src, dst, n)),
+        ("BAD_OP", (SEAL | ctrl, src, dst, n, sn, 23 | 1 << 24, DTLS12, salt)), ("BAD_OP", (8, src, dst, n)), ("BAD_OP", (15, src, dst, n)),
         ("BAD_LEN", (SEAL | ctrl, src, dst, 16385, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 15, *f)),
         ("BAD_LEN", (OPEN | rec_ctrl(0, 2), src, dst, 8 + 15, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 8 + 8 + 16385, *f)),
         ("BAD_ADDR", (SEAL | ctrl, src, end - n - 20, n, *f)), ("BAD_ADDR", (SEAL | ctrl, base - 4, dst, n, *f)),
@@ -542,6 +543,54 @@ async def sha_resume(dut):
         res, _, cur = await tb.run(first)
         assert (res, cur) == (want, first), f"{d}: {res}"
         assert tb.ram.read(state, 36) == before
+    tb.cpu.running = False
+    tb.check_window()
+
+
+@cocotb.test()
+async def pk_operands(dut):
+    """PK: operands of 1 to 32 bytes (big-endian numbers) from RAM at every offset into pk slots, read
+    back through the pk registers (CMD READ, DOUT); slots written through the registers, to RAM by
+    PK with READ (the low LEN bytes); a chain of both. Its errors: LEN 0 or above 32, a bit beside SLOT and READ, an address outside RAM."""
+    tb = Bench(dut, seed_of() + 109)
+    base, size = await tb.start()
+    rng = tb.rng
+
+    async def reg_read(slot):
+        await tb.write(PK + P["CMD"][0], field(P, "CMD", "OP", "READ") | field(P, "CMD", "SLOT", slot))
+        await tb.wait_status(PK, P, "BUSY", 0)
+        return await tb.words(PK + P["DOUT"][0], 8)
+
+    for n in (1, 5, 17, 31, 32):
+        slot, v = rng.randrange(12, 32), rng.randbytes(n)
+        await tb.ok(tb.chain((PK_OP | slot << 8, tb.put(v, rng.randrange(4)), 0, n)))
+        assert await reg_read(slot) == v.rjust(32, b"\0"), f"PK WRITE of {n} bytes"
+        # through the registers in, by the DMA out: the low n bytes
+        w = rng.randbytes(32)
+        for i in range(8):
+            await tb.write(PK + P["DIN"][0] + 4 * i, int.from_bytes(w[4 * i:4 * i + 4], "big"))
+        await tb.write(PK + P["CMD"][0], field(P, "CMD", "OP", "WRITE") | field(P, "CMD", "SLOT", slot))
+        await tb.wait_status(PK, P, "BUSY", 0)
+        out = tb.alloc(40) + rng.randrange(4)
+        around = tb.ram.read(out - 1, 1) + tb.ram.read(out + n, 1)
+        await tb.ok(tb.chain((PK_OP | PK_READ | slot << 8, 0, out, n)))
+        assert tb.ram.read(out, n) == w[32 - n:], f"PK READ of {n} bytes"
+        assert tb.ram.read(out - 1, 1) + tb.ram.read(out + n, 1) == around
+    # a chain: three operands in, one copied out of a slot into RAM
+    vals = [rng.randbytes(32) for _ in range(3)]
+    out = tb.alloc(32)
+    await tb.ok(tb.chain(*[(PK_OP | (20 + i) << 8, tb.put(v), 0, 32) for i, v in enumerate(vals)],
+                         (PK_OP | PK_READ | 21 << 8, 0, out, 32)))
+    assert tb.ram.read(out, 32) == vals[1]
+    assert [await reg_read(20 + i) for i in range(3)] == vals
+    src, dst = tb.put(rng.randbytes(40)), tb.alloc(40)
+    for want, d in (("BAD_LEN", (PK_OP | 20 << 8, src, 0, 0)), ("BAD_LEN", (PK_OP | 20 << 8, src, 0, 33)),
+                    ("BAD_OP", (PK_OP | 20 << 8 | 1 << 14, src, 0, 8)), ("BAD_OP", (PK_OP | 20 << 8 | 1 << 4, src, 0, 8)),
+                    ("BAD_ADDR", (PK_OP | 20 << 8, base - 4, 0, 8)), ("BAD_ADDR", (PK_OP | PK_READ | 20 << 8, 0, base + size - 4, 8))):
+        first = tb.chain(d)
+        res, _, cur = await tb.run(first)
+        assert (res, cur) == (want, first), f"{d}: {res}"
+    assert await reg_read(20) == vals[0], "a refused PK changed a slot"
     tb.cpu.running = False
     tb.check_window()
 
