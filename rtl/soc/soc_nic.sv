@@ -3,6 +3,9 @@
 // sees only complete packets (RX_LEN, RX_DATA 4 bytes per read, RX_POP). TX: TX_DATA appends
 // words to a 2 KiB ring, TX_SEND turns the first LEN appended bytes into a packet that leaves
 // one byte per cycle while nic_tx_ready_i.
+// TX_DMA (1.1): the NIC reads a packet from RAM itself, a word per bus access through its master
+// port (m_o/m_i, the bus's last master), into the TX ring, and queues it as TX_SEND does; the CPU
+// only writes TX_ADDR and TX_DMA. It reaches [RamBase, RamBase + RamSize) only.
 // Flow control, not loss: nic_rx_ready_o is low while the next byte has no room (buffer or length
 // queue full), so the simulator holds it; a packet never exceeds 2048 bytes and the buffer holds
 // two, so draining the head packet always makes room. Only a packet longer than 2048 bytes is
@@ -10,12 +13,18 @@
 // wait behind the one leaving, are dropped: software keeps at most 2 KiB outstanding (STATUS.TX_BUSY).
 `default_nettype none
 
-module soc_nic (
+module soc_nic #(
+  parameter logic [31:0] RamBase = 32'h1000_0000,  // the window TX_DMA may read (the node's RAM)
+  parameter logic [31:0] RamSize = 32'h0001_0000
+) (
   input  wire logic            clk_i,
   input  wire logic            rst_ni,
   input  wire wb_pkg::wb_req_t wb_i,
   output wb_pkg::wb_rsp_t      wb_o,
   output logic                 irq_o,  // level: RX_AVAIL && INTR_ENABLE.RX
+  // TX_DMA's bus master (node RAM)
+  output wb_pkg::wb_req_t      m_o,
+  input  wire wb_pkg::wb_rsp_t m_i,
   // simulation side
   output logic                 tx_valid_o,
   output logic [7:0]           tx_data_o,
@@ -57,11 +66,14 @@ module soc_nic (
   logic [RxAw-1:0] rx_waddr, rx_raddr;
 
   logic        rx_avail, tx_busy;
+  logic        dma_q, dma_err_q;      // TX_DMA reading; the last one sent nothing
   logic [11:0] rx_len;
   logic [31:0] rx_word, rx_dropped_q;
 
   assign hw2reg.status.rx_avail = rx_avail;
   assign hw2reg.status.tx_busy  = tx_busy;
+  assign hw2reg.status.tx_dma   = dma_q;
+  assign hw2reg.status.tx_dma_err = dma_err_q;
   assign hw2reg.rx_len.len      = rx_len;
   assign hw2reg.rx_data         = rx_word;
   assign hw2reg.intr_state.rx   = rx_commit;   // an event for software; the line follows RX_AVAIL
@@ -155,13 +167,67 @@ module soc_nic (
   assign tx_avail_bytes = {tx_appended, 2'b00};
   // LEN is clamped to what was appended; 0 (or a full queue) sends nothing
   assign tx_len         = (reg2hw.tx_send.len > tx_avail_bytes) ? tx_avail_bytes[11:0] : reg2hw.tx_send.len;
-  assign tx_append      = reg2hw.tx_data.wr && tx_used != (TxAw+1)'(TxWords);
+  assign tx_append      = reg2hw.tx_data.wr && !dma_q && tx_used != (TxAw+1)'(TxWords);
   assign tx_start       = tx_rem_q == 12'h0 && !txq_empty;
   assign tx_busy        = tx_rem_q != 12'h0 || !txq_empty;
 
+  // ---- TX_DMA: checked when written, then one word per bus access into the ring, then queued
+  logic [31:0]   dma_adr_q;
+  logic [11:0]   dma_len_q;
+  logic [9:0]    dma_left_q;       // words still to read
+  logic [32:0]   dma_off;
+  logic [9:0]    dma_words;
+  logic          dma_go, dma_word, dma_done, dma_fail, send, send_ok;
+  logic [11:0]   send_len;
+  // (evaluated only when TX_DMA is written: the simulator computes nothing here otherwise)
+  always_comb begin
+    dma_words = '0;
+    dma_off   = '0;
+    dma_go    = 1'b0;
+    if (reg2hw.tx_dma.wr) begin
+      dma_words = 10'((reg2hw.tx_dma.len + 12'd3) >> 2);
+      dma_off   = {1'b0, reg2hw.tx_addr} - {1'b0, RamBase};
+      dma_go    = !dma_q && reg2hw.tx_dma.len != 12'h0 && reg2hw.tx_dma.len <= 12'(MaxLen) &&
+                  reg2hw.tx_addr[1:0] == 2'b00 && reg2hw.tx_addr >= RamBase &&
+                  dma_off + {21'd0, reg2hw.tx_dma.len} <= {1'b0, RamSize} && tx_appended == '0 && !txq_full &&
+                  (TxAw+1)'(TxWords) - tx_used >= (TxAw+1)'(dma_words);
+    end
+  end
+  assign dma_word  = dma_q && m_i.ack;
+  assign dma_done  = dma_word && dma_left_q == 10'd1;
+  assign dma_fail  = dma_q && m_i.err;
+  assign m_o.cyc   = dma_q;
+  assign m_o.stb   = dma_q;
+  assign m_o.we    = 1'b0;
+  assign m_o.sel   = 4'hf;
+  assign m_o.adr   = dma_adr_q;
+  assign m_o.dat   = 32'h0;
+  // a packet queued: TX_SEND's appended bytes, or TX_DMA's once read
+  assign send      = (reg2hw.tx_send.wr && !dma_q) || dma_done;
+  assign send_len  = dma_done ? dma_len_q : tx_len;
+  assign send_ok   = send && send_len != 12'h0 && !txq_full;
+
   always_ff @(posedge clk_i) begin
     if (tx_append) txmem[tx_wr_q[TxAw-1:0]] <= reg2hw.tx_data.value;
-    if (reg2hw.tx_send.wr && tx_len != 12'h0 && !txq_full) txq[txq_wp_q[TxQw-1:0]] <= tx_len;
+    if (dma_word) txmem[tx_wr_q[TxAw-1:0]] <= m_i.dat;
+    if (send_ok) txq[txq_wp_q[TxQw-1:0]] <= send_len;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dma_q <= 1'b0;  dma_err_q <= 1'b0;  dma_adr_q <= '0;  dma_len_q <= '0;  dma_left_q <= '0;
+    end else if (dma_go) begin
+      dma_q <= 1'b1;  dma_err_q <= 1'b0;  dma_adr_q <= reg2hw.tx_addr;  dma_len_q <= reg2hw.tx_dma.len;
+      dma_left_q <= dma_words;
+    end else if (reg2hw.tx_dma.wr && !dma_q) begin
+      dma_err_q <= 1'b1;                            // refused: nothing sent
+    end else if (dma_fail) begin
+      dma_q <= 1'b0;  dma_err_q <= 1'b1;
+    end else if (dma_word) begin
+      dma_adr_q <= dma_adr_q + 32'd4;
+      dma_left_q <= dma_left_q - 10'd1;
+      if (dma_done) dma_q <= 1'b0;
+    end
   end
 
   assign tx_cur     = txmem[tx_rd_q[TxAw-1:0]];
@@ -180,15 +246,17 @@ module soc_nic (
       txq_wp_q  <= '0;
       txq_rp_q  <= '0;
     end else begin
-      if (reg2hw.tx_send.wr) begin
-        if (tx_len != 12'h0 && !txq_full) begin
-          tx_com_q <= tx_com_q + (TxAw+1)'(tx_len[11:2]) + (TxAw+1)'(|tx_len[1:0]);
-          tx_wr_q  <= tx_com_q + (TxAw+1)'(tx_len[11:2]) + (TxAw+1)'(|tx_len[1:0]);
+      if (send) begin
+        if (send_ok) begin
+          tx_com_q <= tx_com_q + (TxAw+1)'(send_len[11:2]) + (TxAw+1)'(|send_len[1:0]);
+          tx_wr_q  <= tx_com_q + (TxAw+1)'(send_len[11:2]) + (TxAw+1)'(|send_len[1:0]);
           txq_wp_q <= txq_wp_q + 1'b1;
         end else begin
           tx_wr_q <= tx_com_q;                      // the appended bytes are discarded
         end
-      end else if (tx_append) begin
+      end else if (dma_fail) begin
+        tx_wr_q <= tx_com_q;                        // the words read so far are discarded
+      end else if (tx_append || dma_word) begin
         tx_wr_q <= tx_wr_q + 1'b1;
       end
       if (tx_start) begin

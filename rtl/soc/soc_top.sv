@@ -89,13 +89,14 @@ module soc_top #(
                         pcpi_rs1, pcpi_rs2, eoi, trace_valid, trace_data};
 
   // ---------------------------------------------------------------- bus
-  // Two masters, the CPU first and the engine's DMA second (wb_arbiter: fixed priority, a master
-  // keeps the bus while it holds cyc; the DMA holds it for one block at most, rtl/soc/README.md).
-  wb_pkg::wb_req_t cpu_req, dma_req, m_req;
-  wb_pkg::wb_rsp_t cpu_rsp, dma_rsp, m_rsp;
+  // Three masters, the CPU first, the engine's DMA second, the NIC's TX_DMA third (wb_arbiter: fixed
+  // priority, a master keeps the bus while it holds cyc; the DMA holds it for one block at most, the
+  // NIC for one word, rtl/soc/README.md).
+  wb_pkg::wb_req_t cpu_req, dma_req, nic_req, m_req;
+  wb_pkg::wb_rsp_t cpu_rsp, dma_rsp, nic_rsp, m_rsp;
 
-  wb_arbiter #(.NumMasters(2)) u_arb (
-    .clk_i, .rst_ni, .m_i({dma_req, cpu_req}), .m_o({dma_rsp, cpu_rsp}), .s_o(m_req), .s_i(m_rsp)
+  wb_arbiter #(.NumMasters(3)) u_arb (
+    .clk_i, .rst_ni, .m_i({nic_req, dma_req, cpu_req}), .m_o({nic_rsp, dma_rsp, cpu_rsp}), .s_o(m_req), .s_i(m_rsp)
   );
 
   soc_cpu_bridge u_bridge (
@@ -161,9 +162,9 @@ module soc_top #(
     .seed_i(trng_seed_i)
   );
 
-  soc_nic u_nic (
+  soc_nic #(.RamBase(soc_memmap::RamBase), .RamSize(soc_memmap::RamSize)) u_nic (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Nic +: ReqBits]), .wb_o(s_rsp[RspBits*Nic +: RspBits]),
-    .irq_o(irq_nic),
+    .irq_o(irq_nic), .m_o(nic_req), .m_i(nic_rsp),
     .tx_valid_o(nic_tx_valid_o), .tx_data_o(nic_tx_data_o), .tx_last_o(nic_tx_last_o),
     .tx_ready_i(nic_tx_ready_i),
     .rx_valid_i(nic_rx_valid_i), .rx_data_i(nic_rx_data_i), .rx_last_i(nic_rx_last_i),

@@ -11,7 +11,8 @@ engine) from a ROM image given with +rom=, the way the simulator (sim/node) load
 * RVC=1 (the C extension): io and muldiv assembled with compressed instructions, among them 32-bit
   ones that straddle two words (two back-to-back fetches through soc_cpu_bridge).
 * soc_nic alone: RX flow control with a full buffer, over-long packets dropped and counted, TX
-  length clamping and discarding, the 16-packet TX queue, the 2 KiB TX ring.
+  length clamping and discarding, the 16-packet TX queue, the 2 KiB TX ring; TX_DMA (packets read
+  from a RAM model by the NIC's bus master, with stalls and an error) and its refusals.
 Needs `make regs` (build/gen) and riscv64-unknown-elf-gcc; builds three soc_top models (RV32M=1, 0;
 RV32M=1 with RVC=1).
 """
@@ -375,6 +376,8 @@ class NicTB:
         self.rng = random.Random(seed)
         self.bus = WbMaster(dut, self.rng, idle=(1,))
         self.rx_queue, self.tx_packets = [], []
+        self.ram_base, self.ram = MAP["ram"][0], bytearray(self.rng.randbytes(MAP["ram"][1]))
+        self.ram_err_at, self.ram_reads = set(), []
         self.rx_stalls = 0          # cycles a byte waited for rx_ready_o
         self.tx_ready_p = 1.0       # probability of tx_ready_i each cycle
         self._tx = bytearray()
@@ -390,8 +393,33 @@ class NicTB:
             await RisingEdge(d.clk_i)
         d.rst_ni.value = 1
         await RisingEdge(d.clk_i)
+        d.m_i.value = 0
         cocotb.start_soon(self._rx_source())
         cocotb.start_soon(self._tx_sink())
+        cocotb.start_soon(self._ram())
+
+    async def _ram(self):
+        """The node's RAM on TX_DMA's master port (m_o, m_i: wb_pkg's packed structs): a request seen
+        is answered after 1..3 cycles (ack, or err at the word addresses in ram_err_at)."""
+        d = self.dut
+        while True:
+            await RisingEdge(d.clk_i)
+            await ReadOnly()
+            req = int(d.m_o.value)
+            if not (req >> 70 & 1 and req >> 69 & 1):
+                continue
+            adr = req >> 32 & 0xFFFFFFFF
+            self.ram_reads.append(adr)
+            await RisingEdge(d.clk_i)
+            for _ in range(self.rng.randrange(3)):
+                await RisingEdge(d.clk_i)
+            off = adr - self.ram_base
+            assert 0 <= off < len(self.ram) and adr % 4 == 0, f"TX_DMA read at {adr:#x}"
+            err = adr in self.ram_err_at
+            word = int.from_bytes(self.ram[off:off + 4], "little")
+            d.m_i.value = (0 if err else 1 << 33) | (int(err) << 32) | (0 if err else word)
+            await RisingEdge(d.clk_i)
+            d.m_i.value = 0
 
     async def _rx_source(self):
         d = self.dut
@@ -520,6 +548,64 @@ async def nic_tx(dut):
     tb.tx_ready_p = 1.0
     await tb.cycles(2200)
     assert tb.tx_packets == [big[:2048]]
+
+
+@cocotb.test()
+async def nic_tx_dma(dut):
+    """TX_DMA: packets of 1..2048 bytes read from RAM by the NIC itself (STATUS.TX_DMA while it
+    reads), sent whole and in order, also behind a TX_SEND packet; every refusal (unaligned, outside
+    RAM, LEN 0 or above 2048, TX_DATA bytes pending, a TX_DMA running) sends nothing and sets
+    STATUS.TX_DMA_ERR; a bus error mid-packet drops it; TX_DATA and TX_SEND written during a TX_DMA
+    are dropped. Every read lies in RAM."""
+    tb = NicTB(dut, 7)
+    await tb.reset()
+    tb.tx_ready_p = 0.7
+    base, size = tb.ram_base, len(tb.ram)
+
+    async def dma(addr, n, wait=True):
+        await tb.write("TX_ADDR", addr)
+        await tb.write("TX_DMA", n)
+        while wait and await tb.read("STATUS") & 4:   # TX_DMA
+            pass
+        return await tb.read("STATUS") >> 3 & 1       # TX_DMA_ERR
+
+    want = []
+    for n in (1, 3, 4, 5, 64, 1000, 2047, 2048):
+        addr = base + 4 * tb.rng.randrange((size - n) // 4)
+        assert await dma(addr, n) == 0, n
+        want.append(bytes(tb.ram[addr - base:addr - base + n]))
+        while await tb.read("STATUS") & 2:           # TX_BUSY: one packet in the ring at a time
+            pass
+    await tb.send(b"abcdef")
+    assert await dma(base + 8, 12) == 0
+    want += [b"abcdef", bytes(tb.ram[8:20])]
+    await tb.cycles(100)
+    assert tb.tx_packets == want
+    # refusals: nothing sent, TX_DMA_ERR, and the next good one clears it
+    tb.tx_packets.clear()
+    for addr, n in ((base + 2, 8), (base - 4, 8), (base + size - 4, 8), (0, 8), (base, 0), (base, 2049)):
+        assert await dma(addr, n) == 1, (hex(addr), n)
+    await tb.write("TX_DATA", 0x11223344)                 # appended, not sent: TX_DMA refused
+    assert await dma(base, 8) == 1
+    await tb.write("TX_SEND", 0)                          # discards it
+    assert await dma(base + 16, 8) == 0
+    # during a TX_DMA: TX_DATA, TX_SEND and a second TX_DMA are dropped
+    await dma(base + 64, 2000, wait=False)
+    await tb.write("TX_DATA", 0x55667788)
+    await tb.write("TX_SEND", 4)
+    await tb.write("TX_DMA", 4)
+    while await tb.read("STATUS") & 4:
+        pass
+    assert await tb.read("STATUS") >> 3 & 1 == 0
+    # a bus error mid-packet: dropped
+    tb.ram_err_at.add(base + 256 + 40)
+    assert await dma(base + 256, 100) == 1
+    tb.ram_err_at.clear()
+    assert await dma(base + 512, 10) == 0
+    tb.tx_ready_p = 1.0
+    await tb.cycles(2500)
+    assert tb.tx_packets == [bytes(tb.ram[16:24]), bytes(tb.ram[64:2064]), bytes(tb.ram[512:522])]
+    assert all(base <= a < base + size for a in tb.ram_reads)
 
 
 # ---------------------------------------------------------------------------------- pytest side

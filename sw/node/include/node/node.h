@@ -95,7 +95,9 @@ int uart_getc(void);
 #define NODE_NIC_MAX_PACKET 2048u
 
 /* Sends one packet of 1..NODE_NIC_MAX_PACKET bytes, waiting first while an earlier packet is
- * still leaving. Returns len, or 0 (nothing sent) for a length out of range. */
+ * still leaving. A 4-byte aligned buffer in RAM the NIC reads itself (TX_DMA, NIC 1.1), and this
+ * returns once it has; any other buffer goes a word at a time through TX_DATA. Returns len, or 0
+ * (nothing sent) for a length out of range. */
 size_t nic_send(const void *buf, size_t len);
 /* Takes the packet at the head of the RX buffer without waiting: returns its length and copies
  * min(length, cap) bytes (the rest is dropped), or 0 when no packet waits. */
