@@ -15,6 +15,7 @@ Description (TOML):
     count = 4                   # optional: an array REG0..REG3 at offset + 4*i, no fields
     value = 0x41455320          # access "const" only
     rd_strobe = true            # access "ro" only: a one-cycle read strobe per read
+    hw_write = true             # access "rw"/"wo" without fields only: the hardware may write it too
     fields = [ {name = "MODE", bits = "2:0", desc = "...", reset = 0, enum = {ECB = 0}} ]
 A register without fields has one implicit 32-bit field named like the register. An `ro` field
 with `value = N` is a constant (no hardware input).
@@ -35,6 +36,8 @@ and strobes, or, for a register whose only member would be its implicit field, t
     pulse  a write gives a one-cycle strobe with the value    [reg2hw.<reg>.<field>, reg2hw.<reg>.wr]
     w1c    bits set by hardware, cleared by writing 1         [hw2reg.<reg>.<field>: 1 sets the bit]
 (INTR_ENABLE and BUSY_CYCLES have no members: the generated interrupt line and counter use them.)
+A register with hw_write also takes [hw2reg.<reg>.de, hw2reg.<reg>.d]: in a cycle with de set it
+stores d (the whole array), and a bus write to it in that cycle is lost (a DMA that owns the IP).
 Bus: an unmapped or unaligned address, or a write whose byte enables are not all set, ends in
 err and changes nothing. Arrays are packed into one member with element 0 in the most significant
 word (big-endian byte order, as the cipher standards write blocks); a read strobe has a bit per
@@ -99,6 +102,7 @@ class Reg:
         self.desc = d.get("desc", "")
         self.value = int(d.get("value", 0))
         self.rd_strobe = bool(d.get("rd_strobe", False))
+        self.hw_write = bool(d.get("hw_write", False))
         self.role = role     # the common register's name: its hardware is generated
         if self.access not in ACCESS:
             fail(f"{self.name}: unknown access {self.access}")
@@ -106,6 +110,8 @@ class Reg:
             fail(f"{self.name}: arrays have no fields and are not pulse or w1c")
         if self.rd_strobe and self.access != "ro":
             fail(f"{self.name}: only ro registers have a read strobe")
+        if self.hw_write and (self.access not in ("rw", "wo") or "fields" in d):
+            fail(f"{self.name}: only rw and wo registers without fields take hw_write")
         if self.lname in KEYWORDS:
             fail(f"{self.name}: the name is a SystemVerilog keyword")
         fields = d.get("fields") or [{"name": self.name, "bits": "31:0", "desc": self.desc}]
@@ -135,6 +141,8 @@ class Reg:
     def members(self, side):
         """[(member name, width)] of this register in reg2hw ("reg2hw") or hw2reg ("hw2reg")."""
         keep = self.to_hw if side == "reg2hw" else self.from_hw
+        if side == "hw2reg" and self.hw_write:
+            return [("de", 1), ("d", 32 * self.count)]
         out = [("value" if f.implicit else f.name.lower(), f.width * self.count)
                for f in sorted(self.fields, key=lambda f: -f.lo) if keep(f)]
         if side == "reg2hw" and self.strobe():   # first: the fields keep their places from bit 0
@@ -283,6 +291,8 @@ def gen_sv(d, regs, src):
     name, aw = d["name"], d["addr_bits"]
     body, rd, tail = [], [], []
     resets, writes = [], {}     # the plain (rw, wo) registers: one write port, decoded once
+    hw_writes = [f"      if ({r.path('hw2reg', 'de')}) {r.fields[0].port}_q <= {r.path('hw2reg', 'd')};"
+                 for r in regs if r.hw_write]
     intr_state = next((r for r in regs if r.role == "INTR_STATE"), None)
     intr_enable = next((r for r in regs if r.role == "INTR_ENABLE"), None)
     busy = next((r for r in regs if r.role == "BUSY_CYCLES"), None)
@@ -343,13 +353,17 @@ def gen_sv(d, regs, src):
     # the simulator one test, not one compare per register.
     plain = ""
     if writes:
-        plain = ("  // The plain registers (rw, wo): written by a whole-word write to their address.\n"
+        cases = "\n".join(f"          {aw}'h{a:x}: begin {' '.join(w)} end" for a, w in sorted(writes.items()))
+        # hw_write registers after the bus write: the hardware's write wins
+        plain = ("  // The plain registers (rw, wo): written by a whole-word write to their address"
+                 + (", or by the hardware (hw_write)" if hw_writes else "") + ".\n"
                  "  always_ff @(posedge clk_i or negedge rst_ni)\n"
                  "    if (!rst_ni) begin\n" + "\n".join(resets) + "\n"
-                 "    end else if (req && we && be == 4'hf) begin\n"
-                 "      case (addr)\n" +
-                 "\n".join(f"        {aw}'h{a:x}: begin {' '.join(w)} end" for a, w in sorted(writes.items())) +
-                 "\n        default: ;\n      endcase\n    end\n")
+                 "    end else begin\n"
+                 "      if (req && we && be == 4'hf)\n"
+                 "        case (addr)\n" + cases + "\n          default: ;\n        endcase\n" +
+                 "".join(w + "\n" for w in hw_writes) +
+                 "    end\n")
 
     ports = [("input  wire logic", "clk_i", ""), ("input  wire logic", "rst_ni", ""),
              ("input  wire wb_pkg::wb_req_t", "wb_i", "Wishbone B4 classic slave"),

@@ -3,9 +3,9 @@
 // registers), so a message crosses the bus once per word and never through the CPU.
 //
 // A descriptor is five words at a 4-byte aligned RAM address (rtl/dma/README.md):
-//   +0 CTRL  [3:0] OP: 1 AES_AAD, 2 AES_DATA, 3 AES_FINAL, 4 SHA, 5 SEAL, 6 OPEN, 7 PK; SHA only: [8] INIT,
-//            [9] FINAL, [10] KEY (alone), [11] RESUME (alone); PK only: [12:8] SLOT, [13] READ; every
-//            other bit 0
+//   +0 CTRL  [3:0] OP: 1 AES_AAD, 2 AES_DATA, 3 AES_FINAL, 4 SHA, 5 SEAL, 6 OPEN, 7 PK, 8 GF2M; SHA only:
+//            [8] INIT, [9] FINAL, [10] KEY (alone), [11] RESUME (alone); PK only: [12:8] SLOT, [13] READ;
+//            GF2M only: [9:8] REG, [10] READ; every other bit 0
 //   +4 SRC   +8 DST  (any byte address)   +12 LEN (bytes)   +16 NEXT (the next descriptor, 0: the end)
 //   SEAL and OPEN (5, 6) take four words more: +20 SEQ_HI, +24 SEQ_LO (the record's 64-bit seq_num),
 //   +28 TYPE [7:0] and VERSION [23:8], +32 SALT (the implicit nonce's four bytes, in memory order);
@@ -30,6 +30,8 @@
 //              plaintext to DST only if the tag verifies
 //   PK         an operand into the pk IP's slot SLOT: the LEN (1..32) bytes at SRC, a big-endian
 //              number, zero-extended (CMD WRITE); with READ, the slot's low LEN bytes to DST (CMD READ)
+//   GF2M       the same for the gf2m IP's registers, once it is idle: K, PX, PY (REG 0..2) written,
+//              or with READ, RX, RY (REG 0, 1) read
 // RAM words are little-endian (byte 0 of a message in bits 7:0); the IPs' blocks are big-endian. A
 // block that starts inside a word is read as whole words and shifted; one written there is written
 // as whole words with byte enables.
@@ -103,23 +105,28 @@ module dma_core #(
   output logic              pk_cmd_valid_o,
   output logic [2:0]        pk_cmd_o,
   output logic [4:0]        pk_slot_o,
-  output logic [255:0]      pk_din_o,
+  output logic [255:0]      num_din_o,
   input  wire logic         pk_cmd_ready_i,
   input  wire logic         pk_busy_i,
   input  wire logic         pk_done_i,
   input  wire logic [3:0]   pk_status_i,
-  input  wire logic [255:0] pk_dout_i
+  input  wire logic [255:0] pk_dout_i,
+  // the gf2m IP's operand registers (K, PX, PY: their hw_write) and results
+  output logic [2:0]        gf_we_o,
+  input  wire logic [255:0] gf_rx_i,
+  input  wire logic [255:0] gf_ry_i,
+  input  wire logic         gf_busy_i
 );
 
   localparam logic [3:0] OpAesAad = 4'd1, OpAesData = 4'd2, OpAesFinal = 4'd3, OpSha = 4'd4, OpSeal = 4'd5,
-                         OpOpen = 4'd6, OpPk = 4'd7;
+                         OpOpen = 4'd6, OpPk = 4'd7, OpGf = 4'd8;
   localparam logic [2:0] PkWrite = 3'd1, PkRead = 3'd2;
   localparam logic [3:0] ResOk = 4'd0, ResBadOp = 4'd1, ResBadAddr = 4'd2, ResBadLen = 4'd3,
                          ResOverlap = 4'd4, ResBusError = 4'd5, ResEngine = 4'd6, ResAborted = 4'd7;
   localparam logic [2:0] AesInit = 3'd1, AesAad = 3'd4, AesData = 3'd5, AesFinal = 3'd6;
   localparam logic [2:0] ModeCcm = 3'd5, ModeGcm = 3'd6;
   localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3, ShaKey = 3'd4, ShaResume = 3'd5;
-  localparam logic [2:0] SrcDout = 3'd0, SrcTag = 3'd1, SrcDigest = 3'd2, SrcHdr = 3'd3, SrcState = 3'd4, SrcPk = 3'd5;
+  localparam logic [2:0] SrcDout = 3'd0, SrcTag = 3'd1, SrcDigest = 3'd2, SrcHdr = 3'd3, SrcState = 3'd4, SrcNum = 3'd5;
   localparam logic [31:0] MaxRecord = 32'd16384;  // a record's plaintext, 2^14 bytes (RFC 5246 6.2.1)
 
   typedef enum logic [3:0] {
@@ -201,9 +208,11 @@ module dma_core #(
   wire [3:0] aop  = !rec ? op : rstep_q == RFinal ? OpAesFinal : OpAesData;
   wire       is_aes = op == OpAesAad || op == OpAesData || op == OpAesFinal || rec;
   wire       is_pk  = op == OpPk;
-  wire       pkrd   = ctrl_q[13];
+  wire       is_gf  = op == OpGf;
+  wire       is_num = is_pk || is_gf;                            // a number into or out of pk or gf2m
+  wire       numrd  = is_pk ? ctrl_q[13] : ctrl_q[10];
   wire       running = state_q != SIdle && state_q != SFetch && state_q != SCheck && state_q != SEnd;
-  wire       ip_busy = is_aes ? aes_busy_i : is_pk ? pk_busy_i : sha_busy_i;
+  wire       ip_busy = is_aes ? aes_busy_i : is_pk ? pk_busy_i : is_gf ? gf_busy_i : sha_busy_i;
   // The IP has been idle for two cycles: its last command's done pulse (registered, at the latest
   // in the cycle busy drops) has reached eng_err_q.
   wire       ip_quiet = quiet_q && !ip_busy;
@@ -215,22 +224,24 @@ module dma_core #(
   // (Each wide block below is evaluated only in the state that uses it: Verilator runs an always
   // block at every change of its inputs, and an idle DMA should cost the simulator nothing.)
   always_comb begin
-    reads  = op != OpAesFinal && len_q != 32'd0 && !(is_pk && pkrd);
+    reads  = op != OpAesFinal && len_q != 32'd0 && !(is_num && numrd);
     writes = (op == OpAesData && !aes_no_out_i) || (op == OpAesFinal && len_q != 32'd0) || (op == OpSha && finf) ||
-             (rec && ptlen != 32'd0) || rsmf || (is_pk && pkrd);
+             (rec && ptlen != 32'd0) || rsmf || (is_num && numrd);
     wlen   = op == OpSha ? 32'd32 : op == OpSeal ? reclen : rec ? ptlen : len_q;
     // the CTRL bits each op may set
-    allowed = rec ? 32'h0000_01ff : op == OpSha ? 32'h0000_0f0f : is_pk ? 32'h0000_3f0f : 32'h0000_000f;
+    allowed = rec ? 32'h0000_01ff : op == OpSha ? 32'h0000_0f0f : is_pk ? 32'h0000_3f0f : is_gf ? 32'h0000_070f :
+              32'h0000_000f;
     verdict = ResOk;
     if (state_q != SCheck)
       verdict = ResOk;
-    else if (op == 4'd0 || op > OpPk || (ctrl_q & ~allowed) != '0 || (rec && tv_q[31:24] != '0) ||
-             (keyf && ctrl_q[9:8] != '0) || (rsmf && ctrl_q[10:8] != '0))
+    else if (op == 4'd0 || op > OpGf || (ctrl_q & ~allowed) != '0 || (rec && tv_q[31:24] != '0) ||
+             (keyf && ctrl_q[9:8] != '0) || (rsmf && ctrl_q[10:8] != '0) ||
+             (is_gf && (ctrl_q[9:8] == 2'd3 || (numrd && ctrl_q[9]))))
       verdict = ResBadOp;
     else if (len_q > RamSize || (len_q == 32'd0 && (op == OpAesAad || op == OpAesData)) ||
              (op == OpSha && !finf && !keyf && len_q[5:0] != 6'd0) || (keyf && len_q > 32'd64) || (rsmf && len_q == 32'd0) ||
              (op == OpAesFinal && !aes_held_i && len_q > 32'd16) || (op == OpSeal && len_q > MaxRecord) ||
-             (opn && (len_q < 32'd8 + {27'd0, tl} || ptlen > MaxRecord)) || (is_pk && (len_q == 32'd0 || len_q > 32'd32)))
+             (opn && (len_q < 32'd8 + {27'd0, tl} || ptlen > MaxRecord)) || (is_num && (len_q == 32'd0 || len_q > 32'd32)))
       verdict = ResBadLen;
     else if ((reads && !in_ram(src_q, len_q)) || (writes && !in_ram(dst_q, wlen)) || (rec && !in_ram(desc_q, 32'd36)) ||
              (rsmf && dst_q[1:0] != 2'b00))
@@ -281,7 +292,7 @@ module dma_core #(
     inb = '0;
     aes_din_o = '0;
     sha_din_o = '0;
-    pk_din_o = '0;
+    num_din_o = '0;
     if (rec && state_q == SRun && rstep_q == RAad0)
       aes_din_o = ccm ? {b0_flags, nonce, 8'd0, ptlen[15:0]} : {aad, 24'd0};
     else if (rec && state_q == SRun && rstep_q == RAad1)
@@ -293,9 +304,9 @@ module dma_core #(
       for (int k = 0; k < 64; k++) sha_din_o[511 - 8*k -: 8] = k < chunk_q ? inb[8*k +: 8] : 8'h00;
       if (rsm_q)  // RESUME: the chaining value's eight words as numbers, a block count of 0
         for (int w = 0; w < 16; w++) sha_din_o[511 - 32*w -: 32] = w < 8 ? buf_q[w] : 32'd0;
-      if (is_pk) begin  // PK WRITE: the big-endian number in the low bytes
-        for (int k = 0; k < 32; k++) pk_din_o[255 - 8*k -: 8] = k < chunk_q ? inb[8*k +: 8] : 8'h00;
-        pk_din_o = pk_din_o >> {7'd32 - chunk_q, 3'b000};
+      if (is_num) begin  // PK, GF2M: the big-endian number in the low bytes
+        for (int k = 0; k < 32; k++) num_din_o[255 - 8*k -: 8] = k < chunk_q ? inb[8*k +: 8] : 8'h00;
+        num_din_o = num_din_o >> {7'd32 - chunk_q, 3'b000};
       end
     end
   end
@@ -308,7 +319,7 @@ module dma_core #(
     logic [16*32-1:0] outb;
     logic [167:0]     hdr;    // SEAL: the header and the explicit nonce, DTLS's 21 bytes or TLS's 13
     logic [15:0]      flen;   // the record's length field: its body
-    logic [255:0]     pkv;    // PK READ: the slot's low wbytes_q bytes at the top
+    logic [255:0]     pkv;    // PK, GF2M READ: the number's low wbytes_q bytes at the top
     outb = '0;
     flen = '0;
     hdr = '0;
@@ -318,14 +329,14 @@ module dma_core #(
     if (state_q == SWrite) begin
       flen = 16'(32'd8 + len_q + {27'd0, tl});
       hdr  = ctrl_q[6] ? {tv_q[7:0], tv_q[23:8], flen, expl_q, 64'd0} : {tv_q[7:0], tv_q[23:8], seq_q, flen, expl_q};
-      pkv  = pk_dout_i << {6'd32 - wbytes_q, 3'b000};
+      pkv  = (is_pk ? pk_dout_i : ctrl_q[8] ? gf_ry_i : gf_rx_i) << {6'd32 - wbytes_q, 3'b000};
       for (int k = 0; k < 32; k++)
         case (wsrc_q)
           SrcDout: outb[8*k +: 8] = k < 16 ? aes_dout_i[127 - 8*(k % 16) -: 8] : 8'h0;
           SrcTag:  outb[8*k +: 8] = k < 16 ? aes_tag_i[127 - 8*(k % 16) -: 8] : 8'h0;
           SrcHdr:  outb[8*k +: 8] = k < 21 ? hdr[167 - 8*k -: 8] : 8'h0;
           SrcState: outb[8*k +: 8] = sha_digest_i[255 - 32*(k / 4) - 8*(3 - k % 4) -: 8];  // words as numbers
-          SrcPk:   outb[8*k +: 8] = pkv[255 - 8*k -: 8];
+          SrcNum:  outb[8*k +: 8] = pkv[255 - 8*k -: 8];
           default: outb[8*k +: 8] = sha_digest_i[255 - 8*k -: 8];
         endcase
       outb = outb << {woff_q, 3'b000};
@@ -345,7 +356,7 @@ module dma_core #(
     done_d = 1'b0;  error_d = 1'b0;  bst_st = SIdle;  bst_adr = '0;  bst_n = '0;
     aes_cmd_valid_o = 1'b0;  aes_cmd_o = AesData;  aes_bytes_o = 5'd16;  aes_out_pop_o = 1'b0;
     sha_cmd_valid_o = 1'b0;  sha_cmd_o = ShaBlock;  sha_bytes_o = 7'd0;
-    pk_cmd_valid_o = 1'b0;  pk_cmd_o = PkWrite;
+    pk_cmd_valid_o = 1'b0;  pk_cmd_o = PkWrite;  gf_we_o = '0;
 
     case (state_q)
       SIdle: if (start_i) begin
@@ -472,8 +483,22 @@ module dma_core #(
         end else if (!aes_out_valid_i && !aes_rel_i) begin               // the message was shorter
           result_d = ResBadLen;  state_d = SEnd;
         end
+      end else if (is_gf) begin                                          // once the IP is idle:
+        if (numrd) begin                                                 // RX or RY out
+          if (!gf_busy_i) begin
+            wsrc_d = SrcNum;  wbytes_d = len_q[5:0];  woff_d = wr_adr_q[1:0];
+            bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = len_q[6:0];
+          end
+        end else if (have_in_q) begin                                    // K, PX or PY in
+          if (!gf_busy_i) begin
+            gf_we_o = 3'(1) << ctrl_q[9:8];  have_in_d = 1'b0;  state_d = SDrain;
+          end
+        end else begin
+          chunk_d = len_q[6:0];  roff_d = src_q[1:0];
+          bst_st = SRead;  bst_adr = src_q;  bst_n = len_q[6:0];
+        end
       end else if (is_pk) begin
-        if (pkrd) begin                                                  // READ; SFinWait writes it out
+        if (numrd) begin                                                 // READ; SFinWait writes it out
           if (pk_cmd_ready_i) begin
             pk_cmd_valid_o = 1'b1;  pk_cmd_o = PkRead;  issuing = 1'b1;  state_d = SFinWait;
           end
@@ -533,7 +558,7 @@ module dma_core #(
         end else if (is_aes) begin
           state_d = SRun;                                                // the tag or plaintext out
         end else if (is_pk) begin                                        // the slot's bytes out
-          wsrc_d = SrcPk;  wbytes_d = len_q[5:0];  woff_d = wr_adr_q[1:0];
+          wsrc_d = SrcNum;  wbytes_d = len_q[5:0];  woff_d = wr_adr_q[1:0];
           bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = len_q[6:0];
         end else begin                                                   // the digest, or the state, out
           wsrc_d = rsmf ? SrcState : SrcDigest;  wbytes_d = 6'd32;  woff_d = wr_adr_q[1:0];

@@ -22,8 +22,9 @@ module dma_wb #(
   output logic [6:0] sha_bytes_o, input wire logic sha_cmd_ready_i, sha_busy_i, sha_done_i,
   input wire logic [2:0] sha_status_i, input wire logic [255:0] sha_digest_i,
   output logic pk_own_o, pk_cmd_valid_o, output logic [2:0] pk_cmd_o, output logic [4:0] pk_slot_o,
-  output logic [255:0] pk_din_o, input wire logic pk_cmd_ready_i, pk_busy_i, pk_done_i,
-  input wire logic [3:0] pk_status_i, input wire logic [255:0] pk_dout_i
+  output logic [255:0] num_din_o, input wire logic pk_cmd_ready_i, pk_busy_i, pk_done_i,
+  input wire logic [3:0] pk_status_i, input wire logic [255:0] pk_dout_i,
+  output logic [2:0] gf_we_o, input wire logic [255:0] gf_rx_i, gf_ry_i, input wire logic gf_busy_i
 );
 
   localparam logic [1:0] CmdStart = 2'd1, CmdAbort = 2'd2;
@@ -51,8 +52,8 @@ module dma_wb #(
     .aes_dout_i, .aes_out_pop_o, .aes_no_out_i, .aes_held_i, .aes_rel_i, .aes_busy_i, .aes_done_i, .aes_status_i, .aes_tag_i,
     .sha_own_o, .sha_cmd_valid_o, .sha_cmd_o, .sha_din_o, .sha_bytes_o, .sha_cmd_ready_i, .sha_busy_i,
     .sha_done_i, .sha_status_i, .sha_digest_i,
-    .pk_own_o, .pk_cmd_valid_o, .pk_cmd_o, .pk_slot_o, .pk_din_o, .pk_cmd_ready_i, .pk_busy_i, .pk_done_i,
-    .pk_status_i, .pk_dout_i
+    .pk_own_o, .pk_cmd_valid_o, .pk_cmd_o, .pk_slot_o, .num_din_o, .pk_cmd_ready_i, .pk_busy_i, .pk_done_i,
+    .pk_status_i, .pk_dout_i, .gf_we_o, .gf_rx_i, .gf_ry_i, .gf_busy_i
   );
 
 endmodule

@@ -102,17 +102,21 @@ module se_engine #(
   logic [2:0]   pk_cmd;
   logic [4:0]   pk_slot;
   logic [3:0]   pk_status;
-  logic [255:0] pk_din, pk_dout;
+  logic [255:0] num_din, pk_dout;  // num_din: the DMA's operand for pk and gf2m
   pk_wb u_pk (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Pk +: ReqBits]), .wb_o(s_rsp[RspBits*Pk +: RspBits]),
     .irq_o(irq[2]), .busy_o(busy_o[2]),
-    .dma_own_i(pk_own), .dma_cmd_valid_i(pk_cmd_valid), .dma_cmd_i(pk_cmd), .dma_slot_i(pk_slot), .dma_din_i(pk_din),
+    .dma_own_i(pk_own), .dma_cmd_valid_i(pk_cmd_valid), .dma_cmd_i(pk_cmd), .dma_slot_i(pk_slot), .dma_din_i(num_din),
     .cmd_ready_o(pk_cmd_ready), .eng_busy_o(pk_busy), .done_o(pk_done), .status_o(pk_status), .dout_o(pk_dout)
   );
 
+  logic [2:0]   gf_we;
+  logic [255:0] gf_rx, gf_ry;
+  logic         gf_busy;
   gf2m_wb u_gf2m (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Gf2m +: ReqBits]), .wb_o(s_rsp[RspBits*Gf2m +: RspBits]),
-    .irq_o(irq[3]), .busy_o(busy_o[3])
+    .irq_o(irq[3]), .busy_o(busy_o[3]),
+    .dma_we_i(gf_we), .dma_din_i(num_din), .rx_o(gf_rx), .ry_o(gf_ry), .eng_busy_o(gf_busy)
   );
 
   wb_pkg::wb_req_t dma_req;
@@ -135,8 +139,9 @@ module se_engine #(
     .sha_own_o(sha_own), .sha_cmd_valid_o(sha_cmd_valid), .sha_cmd_o(sha_cmd), .sha_din_o(sha_din),
     .sha_bytes_o(sha_bytes), .sha_cmd_ready_i(sha_cmd_ready), .sha_busy_i(sha_busy), .sha_done_i(sha_done),
     .sha_status_i(sha_status), .sha_digest_i(sha_digest),
-    .pk_own_o(pk_own), .pk_cmd_valid_o(pk_cmd_valid), .pk_cmd_o(pk_cmd), .pk_slot_o(pk_slot), .pk_din_o(pk_din),
-    .pk_cmd_ready_i(pk_cmd_ready), .pk_busy_i(pk_busy), .pk_done_i(pk_done), .pk_status_i(pk_status), .pk_dout_i(pk_dout)
+    .pk_own_o(pk_own), .pk_cmd_valid_o(pk_cmd_valid), .pk_cmd_o(pk_cmd), .pk_slot_o(pk_slot), .num_din_o(num_din),
+    .pk_cmd_ready_i(pk_cmd_ready), .pk_busy_i(pk_busy), .pk_done_i(pk_done), .pk_status_i(pk_status), .pk_dout_i(pk_dout),
+    .gf_we_o(gf_we), .gf_rx_i(gf_rx), .gf_ry_i(gf_ry), .gf_busy_i(gf_busy)
   );
 
   // (The DMA's busy shows in its STATUS and BUSY_CYCLES; busy_o keeps the four compute IPs.)

@@ -6,7 +6,11 @@
 module gf2m_wb (
   input  wire logic clk_i, rst_ni,
   input  wire wb_pkg::wb_req_t wb_i, output wb_pkg::wb_rsp_t wb_o,  // the bus side: gf2m_reg_top (regs.toml)
-  output logic irq_o, busy_o                                         // busy_o: STATUS.BUSY (BUSY_CYCLES)
+  output logic irq_o, busy_o,                                        // busy_o: STATUS.BUSY (BUSY_CYCLES)
+  // The DMA's operand writes (rtl/dma, op GF2M): dma_we_i[0..2] stores dma_din_i into K, PX, PY
+  // (the registers' hw_write); it reads RX, RY (rx_o, ry_o, as the registers show them).
+  input  wire logic [2:0] dma_we_i, input wire logic [255:0] dma_din_i,
+  output logic [255:0] rx_o, ry_o, output logic eng_busy_o
 );
 
   localparam logic [3:0] ResOk = 4'd0, ResBadPoint = 4'd1, ResInfinity = 4'd2, ResBadScalar = 4'd3,
@@ -55,6 +59,13 @@ module gf2m_wb (
   assign hw2reg.intr_state.done  = core_done || done_q;
   assign hw2reg.rx               = {23'h0, result_q == ResOk ? rx : 233'h0};
   assign hw2reg.ry               = {23'h0, result_q == ResOk ? ry : 233'h0};
+  assign hw2reg.k.de  = dma_we_i[0];
+  assign hw2reg.px.de = dma_we_i[1];
+  assign hw2reg.py.de = dma_we_i[2];
+  assign hw2reg.k.d   = dma_din_i;
+  assign hw2reg.px.d  = dma_din_i;
+  assign hw2reg.py.d  = dma_din_i;
+  assign {rx_o, ry_o, eng_busy_o} = {hw2reg.rx, hw2reg.ry, busy};
 
 endmodule
 

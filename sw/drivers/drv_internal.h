@@ -92,6 +92,10 @@ static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, 
 #define SE_DRV_DMA_PK 7u
 #define SE_DRV_DMA_PK_SLOT_SHIFT 8
 #define SE_DRV_DMA_PK_READ (1u << 13)
+/* GF2M: the gf2m IP's K, PX, PY (REG [9:8] 0..2) written, or with READ its RX, RY (REG 0, 1) read. */
+#define SE_DRV_DMA_GF2M 8u
+#define SE_DRV_DMA_GF2M_REG_SHIFT 8
+#define SE_DRV_DMA_GF2M_READ (1u << 10)
 /* SEAL and OPEN (a DTLS/TLS AEAD record) take four words more: SEQ_HI, SEQ_LO, TYPE | VERSION << 8
  * and the salt's four bytes; their CTRL holds the key slot and the record's kind. */
 #define SE_DRV_DMA_RECORD_WORDS 9

@@ -1,4 +1,5 @@
-/* Binary-field ECC engine driver through the registers of rtl/gf2m (docs/regs/gf2m.md). */
+/* Binary-field ECC engine driver through the registers of rtl/gf2m (docs/regs/gf2m.md); operands in
+ * and results out by the engine's DMA (op GF2M) where it reaches them. */
 #include <string.h>
 
 #include "drv_internal.h"
@@ -38,6 +39,40 @@ static void get(uint32_t reg, uint8_t *v)
     memcpy(v, b + REGB - FE, FE);
 }
 
+/* K, PX, PY := k, x, y (30 bytes each) in one DMA chain (GF2M REG 0..2), or through the registers
+ * where the DMA cannot reach them. */
+static se_status put_operands(const uint8_t *k, const uint8_t *x, const uint8_t *y)
+{
+    const uint8_t *const v[3] = {k, x, y};
+    uint32_t d[3][SE_DRV_DMA_WORDS];
+    int reach = 1;
+
+    for (uint32_t i = 0; i < 3; i++)
+        reach &= se_drv_dma_part(d[i], SE_DRV_DMA_GF2M | i << SE_DRV_DMA_GF2M_REG_SHIFT, v[i], NULL, FE);
+    if (reach)
+        return se_drv_dma_run(d, 3) == SE_OK ? SE_OK : SE_ERR_BACKEND;
+    se_hal_dma_sync(); /* gives back the places taken */
+    put(SE_GF2M_K(0), k);
+    put(SE_GF2M_PX(0), x);
+    put(SE_GF2M_PY(0), y);
+    return SE_OK;
+}
+
+/* rx, ry := RX, RY, the same way. */
+static se_status get_result(uint8_t *rx, uint8_t *ry)
+{
+    uint32_t d[2][SE_DRV_DMA_WORDS];
+    int reach = se_drv_dma_part(d[0], SE_DRV_DMA_GF2M | SE_DRV_DMA_GF2M_READ, NULL, rx, FE);
+
+    reach &= se_drv_dma_part(d[1], SE_DRV_DMA_GF2M | SE_DRV_DMA_GF2M_READ | 1u << SE_DRV_DMA_GF2M_REG_SHIFT, NULL, ry, FE);
+    if (reach)
+        return se_drv_dma_run(d, 2) == SE_OK ? SE_OK : SE_ERR_BACKEND;
+    se_hal_dma_sync();
+    get(SE_GF2M_RX(0), rx);
+    get(SE_GF2M_RY(0), ry);
+    return SE_OK;
+}
+
 se_status se_drv_gf2m_probe(void)
 {
     if (rd(SE_GF2M_NAME) != SE_GF2M_NAME_VALUE || (rd(SE_GF2M_VERSION) >> 24) != 1u)
@@ -54,9 +89,8 @@ se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30],
         return st;
     wr(SE_GF2M_ERR, 0xffffffffu);
     wr(SE_GF2M_CTRL, (uint32_t)(koblitz != 0) << SE_GF2M_CTRL_KOBLITZ_SHIFT);
-    put(SE_GF2M_K(0), k);
-    put(SE_GF2M_PX(0), x);
-    put(SE_GF2M_PY(0), y);
+    if ((st = put_operands(k, x, y)) != SE_OK)
+        return st;
     wr(SE_GF2M_INTR_STATE, 1u << SE_GF2M_INTR_STATE_DONE_SHIFT);
     wr(SE_GF2M_INTR_ENABLE, 1u << SE_GF2M_INTR_ENABLE_DONE_SHIFT);
     wr(SE_GF2M_CMD, SE_GF2M_CMD_OP_START << SE_GF2M_CMD_OP_SHIFT);
@@ -70,10 +104,9 @@ se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30],
         return SE_ERR_BACKEND;
     switch (res) {
     case SE_GF2M_STATUS_RESULT_OK:
-        get(SE_GF2M_RX(0), rx);
-        get(SE_GF2M_RY(0), ry);
+        st = get_result(rx, ry);
         wr(SE_GF2M_CMD, SE_GF2M_CMD_OP_CLEAR << SE_GF2M_CMD_OP_SHIFT); /* RX, RY read 0 again */
-        return SE_OK;
+        return st;
     case SE_GF2M_STATUS_RESULT_BAD_POINT: return SE_ERR_INVALID_POINT;
     case SE_GF2M_STATUS_RESULT_INFINITY: return SE_ERR_INFINITY;
     case SE_GF2M_STATUS_RESULT_BAD_SCALAR: return SE_ERR_INVALID_SCALAR;

@@ -21,7 +21,8 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
 from rtlsim import WbMaster, memmap, run_cocotb, sources
-from test_engine_wb import AES, PK, SHA, TB, A, P, S, field, get, regmap, seed_of
+from ossl import Curve
+from test_engine_wb import AES, GF2M, PK, SHA, TB, A, G, P, S, field, get, regmap, seed_of
 
 DMA = memmap("rtl/engine/memmap.toml")["dma"][0]
 D = regmap("dma")
@@ -31,6 +32,7 @@ SHA_INIT, SHA_FINAL, SHA_KEY, SHA_RESUME = 1 << 8, 1 << 9, 1 << 10, 1 << 11
 SHA256_IV = (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19)
 REC_TLS, REC_CCM, REC_TAG8 = 1 << 6, 1 << 7, 1 << 8   # SEAL/OPEN flags; the key slot in [5:4]
 PK_OP, PK_READ = 7, 1 << 13                           # PK: the slot in [12:8]
+GF_OP, GF_READ = 8, 1 << 10                           # GF2M: REG in [9:8] (K, PX, PY; RX, RY)
 DTLS12, TLS12 = 0xFEFD, 0x0303
 RESULT = D["STATUS"][1]["RESULT"][2]   # the enum: {name: value}
 
@@ -464,7 +466,7 @@ async def record_errors(dut):
     n = len(pt)
     cases = [
         ("BAD_OP", (SEAL | ctrl | 1 << 9, src, dst, n, *f)), ("BAD_OP", (OPEN | ctrl | 1 << 10, src, dst, n, *f)),
-        ("BAD_OP", (SEAL | ctrl, src, dst, n, sn, 23 | 1 << 24, DTLS12, salt)), ("BAD_OP", (8, src, dst, n)), ("BAD_OP", (15, src, dst, n)),
+        ("BAD_OP", (SEAL | ctrl, src, dst, n, sn, 23 | 1 << 24, DTLS12, salt)), ("BAD_OP", (9, src, dst, n)), ("BAD_OP", (15, src, dst, n)),
         ("BAD_LEN", (SEAL | ctrl, src, dst, 16385, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 15, *f)),
         ("BAD_LEN", (OPEN | rec_ctrl(0, 2), src, dst, 8 + 15, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 8 + 8 + 16385, *f)),
         ("BAD_ADDR", (SEAL | ctrl, src, end - n - 20, n, *f)), ("BAD_ADDR", (SEAL | ctrl, base - 4, dst, n, *f)),
@@ -591,6 +593,51 @@ async def pk_operands(dut):
         res, _, cur = await tb.run(first)
         assert (res, cur) == (want, first), f"{d}: {res}"
     assert await reg_read(20) == vals[0], "a refused PK changed a slot"
+    tb.cpu.running = False
+    tb.check_window()
+
+
+@cocotb.test()
+async def gf2m_operands(dut):
+    """GF2M: k, x and y of 30 bytes (and shorter, zero-extended) from RAM at any offset into K, PX, PY,
+    START through the gf2m registers, RX and RY out by GF2M with READ: k P on sect233r1 and sect233k1
+    against OpenSSL (tests/ossl.py). Operands written while a multiplication runs wait for its end
+    (the one running is unchanged). Its errors: REG 3, READ of REG 2, LEN 0 or above 32."""
+    tb = Bench(dut, seed_of() + 110)
+    base, size = await tb.start()
+    rng = tb.rng
+    for name, koblitz in (("sect233r1", 0), ("sect233k1", 1)):
+        c = Curve(name)
+        k = rng.randrange(1, 1 << 120)                    # short: 15 bytes, zero-extended
+        p = c.mul(rng.randrange(1, c.n))
+        want = c.mul(0, p, k)
+        kb = k.to_bytes(15, "big")
+        xb, yb = p[0].to_bytes(30, "big"), p[1].to_bytes(30, "big")
+        await tb.ok(tb.chain((GF_OP | 0 << 8, tb.put(kb, 1), 0, len(kb)), (GF_OP | 1 << 8, tb.put(xb, 2), 0, 30),
+                             (GF_OP | 2 << 8, tb.put(yb, 3), 0, 30)))
+        await tb.write(GF2M + G["CTRL"][0], field(G, "CTRL", "KOBLITZ", koblitz))
+        await tb.write(GF2M + G["CMD"][0], field(G, "CMD", "OP", "START"))
+        # K rewritten by the DMA while it runs: the write waits for the end
+        k2 = rng.randrange(1, c.n)
+        await tb.ok(tb.chain((GF_OP | 0 << 8, tb.put(k2.to_bytes(30, "big")), 0, 30)))
+        assert get(G, "STATUS", "BUSY", await tb.read(GF2M + G["STATUS"][0])) == 0
+        assert get(G, "STATUS", "RESULT", await tb.read(GF2M + G["STATUS"][0])) == 0
+        rx, ry = tb.alloc(32), tb.alloc(32) + 1
+        await tb.ok(tb.chain((GF_OP | GF_READ | 0 << 8, 0, rx, 30), (GF_OP | GF_READ | 1 << 8, 0, ry, 30)))
+        got = (int.from_bytes(tb.ram.read(rx, 30), "big"), int.from_bytes(tb.ram.read(ry, 30), "big"))
+        assert got == want, f"{name}: k P by DMA-loaded operands"
+        # the second k, already in K: k2 P
+        await tb.write(GF2M + G["CMD"][0], field(G, "CMD", "OP", "START"))
+        await tb.ok(tb.chain((GF_OP | GF_READ | 0 << 8, 0, rx, 30), (GF_OP | GF_READ | 1 << 8, 0, ry, 30)))
+        got = (int.from_bytes(tb.ram.read(rx, 30), "big"), int.from_bytes(tb.ram.read(ry, 30), "big"))
+        assert got == c.mul(0, p, k2), f"{name}: k2 P"
+    src = tb.put(rng.randbytes(40))
+    for want, d in (("BAD_OP", (GF_OP | 3 << 8, src, 0, 30)), ("BAD_OP", (GF_OP | GF_READ | 2 << 8, 0, src, 30)),
+                    ("BAD_OP", (GF_OP | 1 << 11, src, 0, 30)), ("BAD_LEN", (GF_OP, src, 0, 0)),
+                    ("BAD_LEN", (GF_OP, src, 0, 33)), ("BAD_ADDR", (GF_OP | GF_READ, 0, base + size - 8, 30))):
+        first = tb.chain(d)
+        res, _, cur = await tb.run(first)
+        assert (res, cur) == (want, first), f"{d}: {res}"
     tb.cpu.running = False
     tb.check_window()
 
