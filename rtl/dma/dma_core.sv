@@ -226,7 +226,7 @@ module dma_core #(
   always_comb begin
     reads  = op != OpAesFinal && len_q != 32'd0 && !(is_num && numrd);
     writes = (op == OpAesData && !aes_no_out_i) || (op == OpAesFinal && len_q != 32'd0) || (op == OpSha && finf) ||
-             (rec && ptlen != 32'd0) || rsmf || (is_num && numrd);
+             op == OpSeal || (opn && ptlen != 32'd0) || rsmf || (is_num && numrd);
     wlen   = op == OpSha ? 32'd32 : op == OpSeal ? reclen : rec ? ptlen : len_q;
     // the CTRL bits each op may set
     allowed = rec ? 32'h0000_01ff : op == OpSha ? 32'h0000_0f0f : is_pk ? 32'h0000_3f0f : is_gf ? 32'h0000_070f :
@@ -634,8 +634,11 @@ module dma_core #(
           5'd7: tv_q   <= m_i.dat;
           default: salt_q <= m_i.dat;
         endcase
-      // a block from SRC as whole words (the bytes around it are masked out above)
+      // a block from SRC as whole words (the bytes around it are masked out above); at a chain's
+      // end the buffer is cleared (it may have held a key or a scalar)
       if (state_q == SRead && m_i.ack) buf_q[widx_q] <= m_i.dat;
+      else if (state_q == SEnd)
+        for (int w = 0; w < 17; w++) buf_q[w] <= '0;
       // the IP's refusals while the DMA owns it; cleared by START
       if (state_q == SIdle && start_i) begin
         eng_err_q <= 1'b0;  ip_res_q <= '0;  abort_q <= 1'b0;

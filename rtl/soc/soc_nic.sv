@@ -196,8 +196,20 @@ module soc_nic #(
   assign dma_word  = dma_q && m_i.ack;
   assign dma_done  = dma_word && dma_left_q == 10'd1;
   assign dma_fail  = dma_q && m_i.err;
-  assign m_o.cyc   = dma_q;
-  assign m_o.stb   = dma_q;
+  // bursts of 16 words at most, as the engine's DMA has: cyc drops for a cycle after every 16th ack,
+  // so the arbiter may give the bus to the CPU or the engine's DMA between bursts
+  logic          dma_gap_q;
+  logic [3:0]    dma_burst_q;
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) begin
+      dma_gap_q <= 1'b0;  dma_burst_q <= '0;
+    end else begin
+      dma_gap_q <= dma_q && m_i.ack && dma_burst_q == 4'd15;
+      if (dma_q && m_i.ack) dma_burst_q <= dma_burst_q + 4'd1;
+      else if (!dma_q) dma_burst_q <= '0;
+    end
+  assign m_o.cyc   = dma_q && !dma_gap_q;
+  assign m_o.stb   = dma_q && !dma_gap_q;
   assign m_o.we    = 1'b0;
   assign m_o.sel   = 4'hf;
   assign m_o.adr   = dma_adr_q;

@@ -5,12 +5,14 @@
 #include "se/ec_hw.h"
 
 /* The engine must answer its NAME/VERSION probes before it is used: the IPs the DTLS/TLS stack
- * uses, then the gf2m IP. */
+ * uses (the DMA among them), then the gf2m IP. */
 static se_status hw_probe_tls(void)
 {
     se_status st = se_drv_aes_probe();
     if (st == SE_OK)
         st = se_drv_sha_probe();
+    if (st == SE_OK)
+        st = se_drv_dma_probe();
     return st == SE_OK ? se_drv_pk_probe() : st;
 }
 
@@ -21,13 +23,18 @@ static se_status hw_probe(void)
 }
 
 /* A record is one DMA command; where the DMA cannot reach a buffer, and the drivers may move data
- * through the registers, it is made of AEAD messages instead. */
+ * through the registers, it is made of AEAD messages instead (hw_aead: those two alone, so firmware
+ * with se_backend_hw_tls links nothing more). */
+#ifndef SE_DRV_DMA_ONLY
+static const se_backend hw_aead = {.name = "hw", .aead_seal = se_drv_aead_seal, .aead_open = se_drv_aead_open};
+#endif
+
 static se_status hw_record_seal(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len, uint8_t *rec)
 {
     se_status st = se_drv_record_seal(k, r, pt, len, rec);
 #ifndef SE_DRV_DMA_ONLY
     if (st == SE_ERR_NOT_SUPPORTED)
-        st = se_backend_record_seal(&se_backend_hw, k, r, pt, len, rec);
+        st = se_backend_record_seal(&hw_aead, k, r, pt, len, rec);
 #endif
     return st;
 }
@@ -37,7 +44,7 @@ static se_status hw_record_open(const se_aead_key *k, const se_record *r, uint8_
     se_status st = se_drv_record_open(k, r, body, n);
 #ifndef SE_DRV_DMA_ONLY
     if (st == SE_ERR_NOT_SUPPORTED)
-        st = se_backend_record_open(&se_backend_hw, k, r, body, n);
+        st = se_backend_record_open(&hw_aead, k, r, body, n);
 #endif
     return st;
 }

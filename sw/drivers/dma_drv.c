@@ -15,6 +15,14 @@ static void wr(uint32_t reg, uint32_t v)
 
 #define INTR_BOTH (1u << SE_DMA_INTR_STATE_DONE_SHIFT | 1u << SE_DMA_INTR_STATE_ERROR_SHIFT)
 
+se_status se_drv_dma_probe(void)
+{
+    uint32_t v = rd(SE_DMA_VERSION); /* 0.2: SEAL, OPEN, PK, GF2M, SHA with RESUME */
+    if (rd(SE_DMA_NAME) != SE_DMA_NAME_VALUE || v >> 24 != 0u || (v >> 16 & 0xffu) < 2u)
+        return SE_ERR_NOT_SUPPORTED;
+    return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
+}
+
 int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, void *dst, size_t n)
 {
     d[0] = op;

@@ -237,6 +237,8 @@ se_status se_drv_sha256_blocks(uint32_t h[8], const uint8_t *data, size_t n)
     uint32_t d[1][SE_DRV_DMA_WORDS], state[8];
     se_status st;
 
+    if (n == 0)
+        return SE_OK;
     memcpy(state, h, sizeof state); /* (h changes only when all went well) */
     d[0][0] = SE_DRV_DMA_SHA | SE_DRV_DMA_SHA_RESUME;
     d[0][1] = se_hal_dma_in(data, n * 64u);

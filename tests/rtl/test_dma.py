@@ -471,6 +471,7 @@ async def record_errors(dut):
         ("BAD_LEN", (OPEN | rec_ctrl(0, 2), src, dst, 8 + 15, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 8 + 8 + 16385, *f)),
         ("BAD_ADDR", (SEAL | ctrl, src, end - n - 20, n, *f)), ("BAD_ADDR", (SEAL | ctrl, base - 4, dst, n, *f)),
         ("BAD_ADDR", (OPEN | ctrl, end - 100, dst, 116, *f)), ("BAD_ADDR", (OPEN | ctrl, src, end - 50, 116, *f)),
+        ("BAD_ADDR", (SEAL | ctrl, src, base - 0x40, 0, *f)), ("BAD_ADDR", (SEAL | ctrl, src, end - 10, 0, *f)),
         ("OVERLAP", (SEAL | ctrl, dst + 20, dst, n, *f)), ("OVERLAP", (SEAL | ctrl, dst - 50, dst, n, *f)),
         ("OVERLAP", (SEAL | rec_ctrl(0, 2, tls=True), dst + 20, dst, n, *f)),
     ]

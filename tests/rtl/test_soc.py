@@ -378,6 +378,7 @@ class NicTB:
         self.rx_queue, self.tx_packets = [], []
         self.ram_base, self.ram = MAP["ram"][0], bytearray(self.rng.randbytes(MAP["ram"][1]))
         self.ram_err_at, self.ram_reads = set(), []
+        self.ram_run = 0            # words read since cyc last dropped (a burst: at most 16)
         self.rx_stalls = 0          # cycles a byte waited for rx_ready_o
         self.tx_ready_p = 1.0       # probability of tx_ready_i each cycle
         self._tx = bytearray()
@@ -407,9 +408,12 @@ class NicTB:
             await ReadOnly()
             req = int(d.m_o.value)
             if not (req >> 70 & 1 and req >> 69 & 1):
+                self.ram_run = 0
                 continue
             adr = req >> 32 & 0xFFFFFFFF
             self.ram_reads.append(adr)
+            self.ram_run += 1
+            assert self.ram_run <= 16, "TX_DMA held the bus for more than 16 words"
             await RisingEdge(d.clk_i)
             for _ in range(self.rng.randrange(3)):
                 await RisingEdge(d.clk_i)
@@ -420,6 +424,9 @@ class NicTB:
             d.m_i.value = (0 if err else 1 << 33) | (int(err) << 32) | (0 if err else word)
             await RisingEdge(d.clk_i)
             d.m_i.value = 0
+            await ReadOnly()                # the cycle after the ack: a burst's end drops cyc here
+            if not int(d.m_o.value) >> 70 & 1:
+                self.ram_run = 0
 
     async def _rx_source(self):
         d = self.dut
@@ -556,7 +563,7 @@ async def nic_tx_dma(dut):
     reads), sent whole and in order, also behind a TX_SEND packet; every refusal (unaligned, outside
     RAM, LEN 0 or above 2048, TX_DATA bytes pending, a TX_DMA running) sends nothing and sets
     STATUS.TX_DMA_ERR; a bus error mid-packet drops it; TX_DATA and TX_SEND written during a TX_DMA
-    are dropped. Every read lies in RAM."""
+    are dropped. Every read lies in RAM, in bursts of 16 words at most."""
     tb = NicTB(dut, 7)
     await tb.reset()
     tb.tx_ready_p = 0.7

@@ -21,6 +21,8 @@
  * SE_ERR_NOT_SUPPORTED otherwise. */
 se_status se_drv_aes_probe(void);
 se_status se_drv_sha_probe(void);
+/* The engine's DMA, at least version 0.2 (the descriptor ops the drivers use). */
+se_status se_drv_dma_probe(void);
 
 /* ECB/CBC need a multiple of 16 bytes; CTR/OFB any length. iv is the CBC/OFB IV or the initial
  * CTR counter block (unused for ECB). */
