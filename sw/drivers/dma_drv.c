@@ -32,16 +32,16 @@ int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, 
     return (src == NULL || d[1] != 0) && (dst == NULL || n == 0 || d[2] != 0);
 }
 
-/* Runs the chain whose first descriptor is at bus address `first` (its NEXT words set) and sleeps
- * until it ends; then gives the driver's buffers back (se_hal_dma_sync). */
-static se_status run(uint32_t first)
+se_status se_drv_dma_chain(uint32_t *d, size_t words, size_t n)
 {
-    uint32_t st;
+    uint32_t base = se_hal_dma_in(d, n * words * sizeof *d), st;
     se_status ret;
 
+    for (size_t i = 0; i < n; i++) /* NEXT, word 4 of each */
+        d[i * words + 4] = i + 1 < n ? base + (uint32_t)((i + 1) * words * sizeof *d) : 0u;
     wr(SE_DMA_INTR_STATE, INTR_BOTH);
     wr(SE_DMA_INTR_ENABLE, INTR_BOTH);
-    wr(SE_DMA_DESC, first);
+    wr(SE_DMA_DESC, base);
     wr(SE_DMA_CMD, SE_DMA_CMD_OP_START << SE_DMA_CMD_OP_SHIFT);
     ret = se_drv_sleep_until_idle(SE_HAL_DMA_BASE + SE_DMA_STATUS, SE_DMA_STATUS_BUSY_MASK << SE_DMA_STATUS_BUSY_SHIFT,
                                   SE_HAL_DMA_BASE + SE_DMA_INTR_STATE, SE_HAL_DMA_BASE + SE_DMA_INTR_ENABLE,
@@ -59,19 +59,4 @@ static se_status run(uint32_t first)
     return st == (SE_DMA_STATUS_RESULT_ENGINE | 1u << (SE_DMA_STATUS_IP_RESULT_SHIFT - SE_DMA_STATUS_RESULT_SHIFT))
                ? SE_ERR_BAD_TAG
                : SE_ERR_BACKEND;
-}
-
-se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n)
-{
-    uint32_t base = se_hal_dma_in(d, n * sizeof d[0]);
-
-    for (size_t i = 0; i < n; i++)
-        d[i][4] = i + 1 < n ? base + (uint32_t)((i + 1) * sizeof d[0]) : 0u;
-    return run(base);
-}
-
-se_status se_drv_dma_record(uint32_t d[SE_DRV_DMA_RECORD_WORDS])
-{
-    d[4] = 0u;
-    return run(se_hal_dma_in(d, SE_DRV_DMA_RECORD_WORDS * sizeof d[0]));
 }

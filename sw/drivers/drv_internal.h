@@ -110,12 +110,20 @@ static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, 
  * reach one of them (the regions already taken go back with se_hal_dma_sync). */
 int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, void *dst, size_t n);
 
-/* Runs the chain d[0..n) (linking it), sleeping until it ends: SE_OK, SE_ERR_BAD_TAG (the AES
- * engine's tag check failed: nothing was released), or SE_ERR_BACKEND (any other refusal, which the
- * driver's own checks leave to a bus error or a broken engine). */
-se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n);
-/* Runs one SEAL or OPEN descriptor d (its NEXT set here), the same way. */
-se_status se_drv_dma_record(uint32_t d[SE_DRV_DMA_RECORD_WORDS]);
+/* Runs the chain of n descriptors of `words` words each at d (linking them: their NEXT words),
+ * sleeping until it ends: SE_OK, SE_ERR_BAD_TAG (the AES engine's tag check failed: nothing was
+ * released), or SE_ERR_BACKEND (any other refusal, which the driver's own checks leave to a bus
+ * error or a broken engine). se_drv_dma_run: a chain of five-word descriptors; se_drv_dma_record:
+ * one SEAL or OPEN descriptor. */
+se_status se_drv_dma_chain(uint32_t *d, size_t words, size_t n);
+__attribute__((always_inline)) static inline se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n)
+{
+    return se_drv_dma_chain(&d[0][0], SE_DRV_DMA_WORDS, n);
+}
+__attribute__((always_inline)) static inline se_status se_drv_dma_record(uint32_t d[SE_DRV_DMA_RECORD_WORDS])
+{
+    return se_drv_dma_chain(d, SE_DRV_DMA_RECORD_WORDS, 1);
+}
 
 static inline se_status se_drv_wait(uint32_t status, uint32_t bit, uint32_t want)
 {
