@@ -354,16 +354,16 @@ def gen_sv(d, regs, src):
     plain = ""
     if writes:
         cases = "\n".join(f"          {aw}'h{a:x}: begin {' '.join(w)} end" for a, w in sorted(writes.items()))
-        # hw_write registers after the bus write: the hardware's write wins
-        plain = ("  // The plain registers (rw, wo): written by a whole-word write to their address"
-                 + (", or by the hardware (hw_write)" if hw_writes else "") + ".\n"
-                 "  always_ff @(posedge clk_i or negedge rst_ni)\n"
-                 "    if (!rst_ni) begin\n" + "\n".join(resets) + "\n"
-                 "    end else begin\n"
-                 "      if (req && we && be == 4'hf)\n"
-                 "        case (addr)\n" + cases + "\n          default: ;\n        endcase\n" +
-                 "".join(w + "\n" for w in hw_writes) +
-                 "    end\n")
+        head = ("  // The plain registers (rw, wo): written by a whole-word write to their address"
+                + (", or by the hardware (hw_write)" if hw_writes else "") + ".\n"
+                "  always_ff @(posedge clk_i or negedge rst_ni)\n"
+                "    if (!rst_ni) begin\n" + "\n".join(resets) + "\n")
+        case = "        case (addr)\n" + cases + "\n          default: ;\n        endcase\n"
+        if hw_writes:   # after the bus write: the hardware's write wins
+            plain = (head + "    end else begin\n      if (req && we && be == 4'hf)\n" + case +
+                     "".join(w + "\n" for w in hw_writes) + "    end\n")
+        else:
+            plain = head + "    end else if (req && we && be == 4'hf) begin\n" + case + "    end\n"
 
     ports = [("input  wire logic", "clk_i", ""), ("input  wire logic", "rst_ni", ""),
              ("input  wire wb_pkg::wb_req_t", "wb_i", "Wishbone B4 classic slave"),
