@@ -31,18 +31,20 @@ se_status se_backend_aead_decrypt(const se_backend *be, se_aead_mode mode, const
     return st;
 }
 
+/* v as n big-endian bytes at p; the byte after them. */
+static uint8_t *put_be(uint8_t *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+    return p + n;
+}
+
 /* The nonce (salt || the body's explicit part) and the AAD of a record whose plaintext is len bytes. */
 static void record_nonce_aad(const se_record *r, const uint8_t *body, size_t len, uint8_t nonce[12], uint8_t ad[13])
 {
     memcpy(nonce, r->salt, 4);
     memcpy(nonce + 4, body, SE_RECORD_EXPLICIT);
-    for (int i = 0; i < 8; i++)
-        ad[i] = (uint8_t)(r->seq_num >> (56 - 8 * i));
-    ad[8] = r->type;
-    ad[9] = (uint8_t)(r->version >> 8);
-    ad[10] = (uint8_t)r->version;
-    ad[11] = (uint8_t)(len >> 8);
-    ad[12] = (uint8_t)len;
+    put_be(put_be(put_be(put_be(ad, r->seq_num, 8), r->type, 1), r->version, 2), len, 2);
 }
 
 static int record_tag_ok(const se_record *r)
@@ -53,20 +55,16 @@ static int record_tag_ok(const se_record *r)
 se_status se_backend_record_seal(const se_backend *be, const se_aead_key *k, const se_record *r, const uint8_t *pt,
                                  size_t len, uint8_t *rec)
 {
-    uint8_t nonce[12], ad[13], *p = rec;
-    size_t body = SE_RECORD_EXPLICIT + len + r->tag_len;
+    uint8_t nonce[12], ad[13], *p;
 
     if (len > SE_RECORD_MAX_PLAINTEXT || !record_tag_ok(r))
         return SE_ERR_BAD_LENGTH;
-    *p++ = r->type;
-    *p++ = (uint8_t)(r->version >> 8);
-    *p++ = (uint8_t)r->version;
-    for (int i = 0; r->dtls && i < 8; i++)
-        *p++ = (uint8_t)(r->seq_num >> (56 - 8 * i));
-    *p++ = (uint8_t)(body >> 8);
-    *p++ = (uint8_t)body;
-    for (int i = 0; i < 8; i++) /* the explicit nonce: seq_num */
-        p[i] = (uint8_t)(r->seq_num >> (56 - 8 * i));
+    /* the header: type, version, DTLS's seq_num, the body's length; then the explicit nonce */
+    p = put_be(put_be(rec, r->type, 1), r->version, 2);
+    if (r->dtls)
+        p = put_be(p, r->seq_num, 8);
+    p = put_be(p, SE_RECORD_EXPLICIT + len + r->tag_len, 2);
+    put_be(p, r->seq_num, SE_RECORD_EXPLICIT);
     record_nonce_aad(r, p, len, nonce, ad);
     p += SE_RECORD_EXPLICIT;
     return be->aead_seal(k, nonce, 12, ad, 13, pt, len, p, p + len, r->tag_len);
