@@ -27,21 +27,22 @@ HOST_CC     := cc
 HOST_CFLAGS := $(CFLAGS_COMMON) -O2 -g -D_DEFAULT_SOURCE
 HOST_OBJ    := $(patsubst sw/crypto/%.c,$(BUILD)/host/crypto/%.o,$(CRYPTO_SRC))
 
-# Cross builds for the node: rv32i, rv32im and rv32imc (the C extension), ilp32, picolibc, built
-# for size: -Os, link-time optimisation and -msave-restore (prologues and epilogues become calls
-# to libgcc's shared save/restore routines). Those two cost cycles (~+55 k a sw+hw handshake) and
-# take a fifth to two fifths off a firmware's .text (the sensor 20-29 %, nodebench 23-42 %).
+# Cross builds for the node: rv32i, rv32im and rv32imc (the C extension), ilp32, picolibc, with
+# link-time optimisation. rv32i and rv32im are built for speed (-O2): the configurations whose
+# cycles `make bench` reports. rv32imc is the size build (RV_CFLAGS_rv32imc: -Os and -msave-restore,
+# prologues and epilogues as calls to libgcc's shared save/restore routines), the one whose code
+# size is a goal: the sensor's .text is about half of its -O2 rv32im build (docs/node_bench.md).
 # Archives of LTO objects need gcc-ar (RV_AR) for the linker plugin.
 RV_CC     := riscv64-unknown-elf-gcc
 RV_AR     := riscv64-unknown-elf-gcc-ar
-RV_CFLAGS := $(CFLAGS_COMMON) -Os -flto -msave-restore -specs=picolibc.specs -ffunction-sections -fdata-sections
+RV_CFLAGS := $(CFLAGS_COMMON) -O2 -flto -specs=picolibc.specs -ffunction-sections -fdata-sections
 RV_ARCHES := rv32i rv32im rv32imc
 # Per arch: RV_CFLAGS_<arch>, after RV_CFLAGS. rv32imc is the smallest node (sw+hw-rv32imc, the
 # one `make demo` runs) and every rv32imc firmware is sw+hw, so its library hashes on the engine
 # alone (SE_SHA256_NO_SOFTWARE, se/sha256.h: -0.5 KiB), and its keyed AEAD contexts hold the key
 # for the engine, with no room for a software key schedule (SE_AEAD_NO_SOFTWARE, se/backend.h); its
 # drivers move bulk data by DMA alone (SE_DRV_DMA_ONLY, sw/drivers/drv_internal.h: -0.3 KiB).
-RV_CFLAGS_rv32imc := -DSE_SHA256_NO_SOFTWARE -DSE_AEAD_NO_SOFTWARE -DSE_DRV_DMA_ONLY
+RV_CFLAGS_rv32imc := -Os -msave-restore -DSE_SHA256_NO_SOFTWARE -DSE_AEAD_NO_SOFTWARE -DSE_DRV_DMA_ONLY
 # The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, a DTLS
 # client with the AEAD suites only (the node is never a server, never on TCP, and its engine does
 # CCM and GCM whole). The cross-built sw/proto and every firmware app see the same flags (they fix
@@ -49,7 +50,7 @@ RV_CFLAGS_rv32imc := -DSE_SHA256_NO_SOFTWARE -DSE_AEAD_NO_SOFTWARE -DSE_DRV_DMA_
 NODE_TLS_FLAGS := -DSE_TLS_MAX_RECORD=1024 -DSE_TLS_MAX_HANDSHAKE=2048 -DSE_TLS_MAX_FLIGHT=1536 \
                   -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC
 
-.PHONY: help setup regs engine lib cli cross ct node test demo bench synth lint clean
+.PHONY: help setup regs engine lib cli cross sizes ct node test demo bench synth lint clean
 
 help:
 	@echo "make setup  - install Debian packages and the Python virtualenv (idempotent)"
@@ -219,16 +220,26 @@ $(foreach a,$(RV_ARCHES),$(eval $(call RV_RULES,$(a))))
 cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsedrivers.a $(BUILD)/$(a)/libsebackend.a \
          $(BUILD)/$(a)/libseproto.a)
 
-# Size programs for `make bench`: a program using exactly the DTLS-minimal primitives, and an empty one.
-# The library's software code on rv32i and rv32im (rv32imc's library leaves software SHA-256 out,
-# for the engine's firmware alone).
-SUBSET_ARCHES := rv32i rv32im
-$(foreach a,$(SUBSET_ARCHES),$(BUILD)/$(a)/subset.elf): $(BUILD)/%/subset.elf: sw/apps/subset/subset.c $(BUILD)/%/libsecrypto.a
-	$(RV_CC) -march=$* -mabi=ilp32 $(RV_CFLAGS) --crt0=minimal -Wl,--gc-sections $< $(BUILD)/$*/libsecrypto.a -o $@
+# Code size for `make bench` (tools/bench.py): the library's software code on rv32i and rv32im at
+# -Os without LTO (LTO objects hold no machine code until the link), object by object, and linked
+# into a program using exactly the DTLS-minimal primitives and into an empty one. rv32imc's library
+# leaves software SHA-256 out, for the engine's firmware alone.
+SIZE_ARCHES := rv32i rv32im
+SIZE_CFLAGS := $(CFLAGS_COMMON) -Os -specs=picolibc.specs -ffunction-sections -fdata-sections
+define SIZE_RULES
+$(BUILD)/size-$(1)/crypto/%.o: sw/crypto/%.c $(CRYPTO_HDR) | $(SETUP_DONE)
+	@mkdir -p $$(@D)
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(SIZE_CFLAGS) -c $$< -o $$@
 
-$(BUILD)/%/empty.elf: sw/apps/subset/empty.c | $(SETUP_DONE)
-	@mkdir -p $(@D)
-	$(RV_CC) -march=$* -mabi=ilp32 $(RV_CFLAGS) --crt0=minimal -Wl,--gc-sections $< -o $@
+$(BUILD)/size-$(1)/subset.elf: sw/apps/subset/subset.c $(patsubst sw/crypto/%.c,$(BUILD)/size-$(1)/crypto/%.o,$(CRYPTO_SRC))
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(SIZE_CFLAGS) --crt0=minimal -Wl,--gc-sections $$^ -o $$@
+
+$(BUILD)/size-$(1)/empty.elf: sw/apps/subset/empty.c | $(SETUP_DONE)
+	@mkdir -p $$(@D)
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(SIZE_CFLAGS) --crt0=minimal -Wl,--gc-sections $$< -o $$@
+endef
+$(foreach a,$(SIZE_ARCHES),$(eval $(call SIZE_RULES,$(a))))
+sizes: $(foreach a,$(SIZE_ARCHES),$(BUILD)/size-$(a)/subset.elf $(BUILD)/size-$(a)/empty.elf)
 
 # ---- the node: SoC (rtl/soc) + simulator (sim/node) + firmware (sw/node, sw/apps) ----------
 include sim/node/node.mk
@@ -376,7 +387,7 @@ demo: cli node
 	@echo "== demo: crypto walkthrough (sw, rtl), then the sensor node over DTLS to the collector"
 	@tools/demo.sh
 
-bench: cli cross node node-sim-noengine fuzz-build
+bench: cli cross sizes node node-sim-noengine fuzz-build
 	@echo "== bench: build/reports/bench.{json,md}"
 	$(PY) tools/bench.py --out $(BUILD)/reports
 

@@ -28,9 +28,9 @@ def size_of(path):
 def module_sizes():
     results = []
     for arch in ARCHES:
-        objs = sorted((ROOT / "build" / arch / "crypto").glob("*.o"))
+        objs = sorted((ROOT / "build" / f"size-{arch}" / "crypto").glob("*.o"))
         if not objs:
-            sys.exit(f"bench: no objects for {arch}; run `make cross`")
+            sys.exit(f"bench: no -Os objects for {arch}; run `make sizes`")
         for obj in objs:
             text, data, bss = size_of(obj)
             results.append({"op": "code_size", "curve": None, "where": "host", "config": f"sw-{arch}",
@@ -43,8 +43,8 @@ def subset_sizes():
     """Links sw/apps/subset (uses exactly the DTLS-minimal primitives) with --gc-sections."""
     results = []
     for arch in ARCHES:
-        elf = ROOT / "build" / arch / "subset.elf"
-        base = ROOT / "build" / arch / "empty.elf"
+        elf = ROOT / "build" / f"size-{arch}" / "subset.elf"
+        base = ROOT / "build" / f"size-{arch}" / "empty.elf"
         for target in (elf, base):
             subprocess.run(["make", "-s", str(target.relative_to(ROOT))], cwd=ROOT, check=True)
         t, d, b = size_of(elf)

@@ -3,7 +3,7 @@ number of cycles on PicoRV32 for every record of a length, whatever its padding 
 whether its MAC and padding are good (sw/apps/cbctime, which reads the cycle counter around each
 se_tls_cbc_check call). The node's TLS build leaves the CBC suite out; the check is the host's (the
 CLI's TLS server and client), run here on the node's cores because their timing is exact: a
-compressed-instruction build and one without, each at -Os with LTO like every firmware."""
+compressed-instruction build at -Os and an rv32im one at -O2, each with LTO like the firmware."""
 import json
 
 import pytest
