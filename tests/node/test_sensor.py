@@ -6,7 +6,9 @@ firmware with compressed instructions, the smallest), provisioned over its UART
     certificate name; a second handshake uses the cached server certificate and costs fewer cycles;
   - OpenSSL's `s_server -dtls1_2` with CCM_8 and GCM, client certificate required;
   - a server its trust anchor does not vouch for: the node stops with cert_unknown_ca (or
-    cert_bad_signature for an anchor of the same name but another key).
+    cert_bad_signature for an anchor of the same name but another key);
+  - a relay that tampers with the collector's first protected record (its Finished): the node's
+    OPEN fails the tag, the record is dropped and counted, and the retransmitted one completes.
 
 Each run is a few million simulated cycles (tens of seconds of wall time). The sw configurations
 take a billion cycles or more per handshake (minutes even on the node without the engine) and are
@@ -20,6 +22,7 @@ import time
 import pytest
 
 from proto.pki import make_cert, make_pki
+from proto.relay import DOWN, Relay
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
 import provision  # noqa: E402
@@ -154,3 +157,50 @@ def test_cbc_suite_is_refused(ready, pki):
                            TIMEOUT)
     assert r.returncode == 1 and r.report["exit_code"] == 3, r
     assert r.lines == [{"error": "not_supported", "where": "dtls set-up", "stack_peak": r.lines[0]["stack_peak"]}], r.lines
+
+
+class TamperFirstProtected(Relay):
+    """Flips a byte of the first record with a nonzero epoch the server sends (DTLS headers: type,
+    version, epoch, sequence number, length; RFC 6347 4.1)."""
+
+    def __init__(self, port):
+        self.seen = []
+        super().__init__(port, tamper_app=1, tamper_dir=DOWN)  # (turns on record-wise passing)
+
+    def _tamper_records(self, data, direction, hdr):
+        out, pos = bytearray(data), 0
+        while direction == DOWN and pos + hdr <= len(out):
+            n = int.from_bytes(out[pos + hdr - 2:pos + hdr], "big")
+            epoch = int.from_bytes(out[pos + 3:pos + 5], "big")
+            if epoch != 0:
+                self.seen.append(bytes(out[pos:pos + hdr + n]))
+                if len(self.seen) == 1 and n > 0:
+                    out[pos + hdr + n // 2] ^= 0x40
+                    self.stats["tampered"] += 1
+            pos += hdr + n
+        return bytes(out)
+
+
+@pytest.mark.parametrize("config", [CONFIG])
+def test_tampered_record_is_dropped(ready, pki, tmp_path):
+    """The collector's Finished, the first record the node OPENs (on the engine, by DMA), arrives
+    with one byte changed: its tag fails, the record is dropped and counted (RFC 6347 4.1.2.7), no
+    plaintext of it reaches the stack, and the node's retransmitted flight gets the Finished again."""
+    with provision.Collector(pki.dir, tmp_path / "readings.db", exit_after=1, retransmit_ms=600000,
+                             se=ready) as col:
+        relay = TamperFirstProtected(col.port)
+        try:
+            r = provision.run_node(CONFIG, blob(pki, readings=1, retransmit_ms=50),
+                                   f"udp-connect:127.0.0.1:{relay.port}", TIMEOUT)
+            assert r.returncode == 0, (r, col.output())
+            assert col.wait(30) == 0, col.output()
+            rows = col.rows()
+        finally:
+            relay.close()
+    assert relay.stats["tampered"] == 1, relay.stats
+    assert rows == [("node-1", readings(1)[0])], rows
+    done = r.lines[-1]
+    assert done["done"] == 1 and done["bad_mac"] == 1 and done["retransmits"] >= 1, r.lines
+    assert done["bytes_in"] == 0, r.lines  # the server sends no application data: none delivered
+    # the Finished came again and verified: a second protected record of the same epoch, later
+    assert len(relay.seen) >= 2 and relay.seen[1][3:5] == relay.seen[0][3:5] == b"\x00\x01", relay.seen

@@ -323,6 +323,7 @@ int main(void)
     e = cat(cat(cat(e, ",\"name\":\""), node_name), "\"");
     e = cat_u(cat(e, ",\"retransmits\":"), s->retransmits);
     e = cat_u(cat(e, ",\"dropped\":"), s->dropped_bad_mac + s->dropped_replay + s->dropped_malformed + rx_too_long);
+    e = cat_u(cat(e, ",\"bad_mac\":"), s->dropped_bad_mac);
     e = cat_u(cat(e, ",\"bytes_in\":"), data_in);
     e = cat_u(cat(e, ",\"stack_peak\":"), node_stack_peak());
     e = cat_u(cat(e, ",\"stack_size\":"), node_stack_size());
