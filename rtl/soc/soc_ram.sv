@@ -1,4 +1,6 @@
-// Data RAM: 64 KiB on Wishbone B4 classic with byte selects, registered ack (1 wait state).
+// Data RAM: 64 KiB on Wishbone B4 classic with byte selects. A write is acknowledged in its own
+// cycle (the memory takes it at that clock edge: no wait state); a read has a registered ack (one
+// wait state: a synchronous memory's data come the cycle after its address).
 // One memory per byte lane, so a byte or halfword store writes only its lanes (a form every
 // tool maps to a plain memory, unlike a variable part-select of a word).
 `default_nettype none
@@ -14,11 +16,11 @@ module soc_ram #(
 
   localparam int Words = 2 ** (AddrBits - 2);
 
-  logic req, resp_q, rd_q, ack_q;
+  logic req, rd_q;
   logic [31:0] rdata_q;
   logic [AddrBits-3:0] word;
-  // resp_q: the response cycle, where the master still holds stb; not a new access
-  assign req  = wb_i.cyc && wb_i.stb && !resp_q;
+  // rd_q: a read's response cycle, where the master still holds stb; not a new access
+  assign req  = wb_i.cyc && wb_i.stb && !rd_q;
   assign word = wb_i.adr[AddrBits-1:2];
 
   for (genvar l = 0; l < 4; l++) begin : g_lane
@@ -31,17 +33,13 @@ module soc_ram #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      resp_q <= 1'b0;
-      rd_q   <= 1'b0;
-      ack_q  <= 1'b0;
+      rd_q <= 1'b0;
     end else begin
-      resp_q <= req;
-      rd_q   <= req && !wb_i.we;
-      ack_q  <= req;
+      rd_q <= req && !wb_i.we;
     end
   end
 
-  assign wb_o.ack = ack_q;
+  assign wb_o.ack = rd_q || (req && wb_i.we);
   assign wb_o.err = 1'b0;
   assign wb_o.dat = rd_q ? rdata_q : 32'h0;
 
