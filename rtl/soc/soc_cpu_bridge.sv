@@ -1,7 +1,12 @@
-// PicoRV32 native memory interface -> Wishbone B4 classic master, plus what the simulator observes of the core.
-// One Wishbone cycle per picorv32 request: cyc/stb follow mem_valid, and mem_ready is the ack (or
-// err) itself, so an access takes the slave's latency and nothing more (2 clocks with the
-// registered-ack slaves of the node). picorv32 holds mem_valid until mem_ready and drops it in
+// PicoRV32 native memory interface -> Wishbone B4 classic master, plus the ROM's fetch port and
+// what the simulator observes of the core.
+// ROM reads (instructions, and constants) take no wait state: PicoRV32's look-ahead interface
+// names the next access a cycle before mem_valid rises; when that is a read inside the ROM, the
+// ROM's fetch port reads the word at that edge, and the request is answered in its first cycle,
+// off the shared bus (the engine's DMA and the NIC never wait behind an instruction fetch).
+// Everything else is one Wishbone cycle per picorv32 request: cyc/stb follow mem_valid, and
+// mem_ready is the ack (or err) itself, so an access takes the slave's latency and nothing more.
+// picorv32 holds mem_valid until mem_ready and drops it in
 // the next cycle, with one exception: with the C extension, a 32-bit instruction that straddles
 // two words is fetched by two back-to-back reads, mem_valid staying high while mem_addr moves on
 // to the next word. That is a new access, as B4 classic reads a stb held after an ack, and the
@@ -10,7 +15,10 @@
 // reported on bus_err_o for the simulator, which stops there.
 `default_nettype none
 
-module soc_cpu_bridge (
+module soc_cpu_bridge #(
+  parameter logic [31:0] RomBase = 32'h0000_0000,
+  parameter logic [31:0] RomSize = 32'h0002_0000
+) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
   // picorv32 native memory interface
@@ -21,6 +29,12 @@ module soc_cpu_bridge (
   input  wire logic [31:0] mem_wdata_i,
   input  wire logic [3:0]  mem_wstrb_i,    // 0: a read (picorv32 reads whole words)
   output logic      [31:0] mem_rdata_o,
+  input  wire logic        mem_la_read_i,   // look-ahead: a read of mem_la_addr_i starts next cycle
+  input  wire logic [31:0] mem_la_addr_i,
+  // the ROM's fetch port (soc_rom)
+  output logic             rom_fetch_o,
+  output logic      [31:0] rom_addr_o,
+  input  wire logic [31:0] rom_dat_i,
   // Wishbone B4 classic master
   output wb_pkg::wb_req_t  wb_o,
   input  wire wb_pkg::wb_rsp_t wb_i,
@@ -36,17 +50,34 @@ module soc_cpu_bridge (
   localparam logic [6:0] OpWaitirq = 7'b0001011, F7Waitirq = 7'b0000100;
 
   logic resp;     // the response cycle: ack or err
+  logic fast;     // a ROM read its look-ahead started: answered now, off the bus
+  logic la_rom_q;
+  logic [31:2] la_addr_q;
 
-  assign wb_o.cyc = mem_valid_i;
-  assign wb_o.stb = mem_valid_i;
+  assign rom_fetch_o = mem_la_read_i && mem_la_addr_i - RomBase < RomSize;  // (below RomBase wraps: outside)
+  assign rom_addr_o  = mem_la_addr_i - RomBase;
+  assign fast = mem_valid_i && la_rom_q && mem_addr_i[31:2] == la_addr_q && mem_wstrb_i == 4'h0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      la_rom_q  <= 1'b0;
+      la_addr_q <= '0;
+    end else begin
+      la_rom_q  <= rom_fetch_o;
+      la_addr_q <= mem_la_addr_i[31:2];
+    end
+  end
+
+  assign wb_o.cyc = mem_valid_i && !fast;
+  assign wb_o.stb = mem_valid_i && !fast;
   assign wb_o.we  = |mem_wstrb_i;
   assign wb_o.adr = mem_addr_i;
   assign wb_o.dat = mem_wdata_i;
   assign wb_o.sel = |mem_wstrb_i ? mem_wstrb_i : 4'hf;
 
-  assign resp        = mem_valid_i && (wb_i.ack || wb_i.err);
+  assign resp        = fast || (mem_valid_i && (wb_i.ack || wb_i.err));
   assign mem_ready_o = resp;
-  assign mem_rdata_o = (mem_valid_i && wb_i.ack) ? wb_i.dat : 32'h0;
+  assign mem_rdata_o = fast ? rom_dat_i : (mem_valid_i && wb_i.ack) ? wb_i.dat : 32'h0;
 
 `ifndef SYNTHESIS
   // What passing a held request on relies on: one still valid in the cycle after its response is
@@ -76,8 +107,7 @@ module soc_cpu_bridge (
   localparam int QuietCycles = 3;
   logic fetched_waitirq, waitirq_q;
   logic [1:0] quiet_q;   // cycles without a request, saturating at QuietCycles
-  assign fetched_waitirq = mem_valid_i && wb_i.ack && mem_instr_i &&
-                           wb_i.dat[6:0] == OpWaitirq && wb_i.dat[31:25] == F7Waitirq;
+  assign fetched_waitirq = resp && mem_instr_i && mem_rdata_o[6:0] == OpWaitirq && mem_rdata_o[31:25] == F7Waitirq;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

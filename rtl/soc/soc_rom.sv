@@ -1,4 +1,7 @@
-// Code memory: 128 KiB ROM on Wishbone B4 classic, registered ack; a write is a bus error (err, no effect).
+// Code memory: 128 KiB ROM. The CPU reads it through its fetch port: a synchronous read started by
+// PicoRV32's look-ahead address, so the word is there in the cycle the request begins (no wait
+// state; soc_cpu_bridge). On Wishbone B4 classic (registered ack) it answers any other read, and
+// a write is a bus error (err, no effect).
 // Contents: `$readmemh` at time 0 from the file named by the plusarg +rom=<path> (32-bit words,
 // word 0 at address 0); words the file does not give read as 0. This is a simulation model:
 // synthesis (SYNTHESIS defined, as Yosys does) sees an uninitialised memory.
@@ -10,7 +13,11 @@ module soc_rom #(
   input  wire logic            clk_i,
   input  wire logic            rst_ni,
   input  wire wb_pkg::wb_req_t wb_i,
-  output wb_pkg::wb_rsp_t      wb_o
+  output wb_pkg::wb_rsp_t      wb_o,
+  // the CPU's fetch port: fetch_i reads word fetch_word_i at this edge into fetch_dat_o
+  input  wire logic                fetch_i,
+  input  wire logic [AddrBits-3:0] fetch_word_i,
+  output logic      [31:0]         fetch_dat_o
 );
 
   localparam int Words = 2 ** (AddrBits - 2);
@@ -44,6 +51,10 @@ module soc_rom #(
 
   always_ff @(posedge clk_i) begin
     if (req && !wb_i.we) rdata_q <= mem[wb_i.adr[AddrBits-1:2]];
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (fetch_i) fetch_dat_o <= mem[fetch_word_i];
   end
 
   assign wb_o.ack = rd_q;

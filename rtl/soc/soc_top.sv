@@ -56,7 +56,7 @@ module soc_top #(
   logic [31:0] mem_addr, mem_wdata, mem_rdata;
   logic [3:0]  mem_wstrb;
   logic [31:0] cpu_irq;
-  // picorv32 outputs the node does not use: look-ahead bus, PCPI, eoi, trace
+  // picorv32 outputs the node does not use: the look-ahead bus but its reads, PCPI, eoi, trace
   logic        la_read, la_write, pcpi_valid, trace_valid;
   logic [31:0] la_addr, la_wdata, pcpi_insn, pcpi_rs1, pcpi_rs2, eoi;
   logic [3:0]  la_wstrb;
@@ -85,7 +85,7 @@ module soc_top #(
   );
 
   logic unused_cpu;
-  assign unused_cpu = ^{la_read, la_write, la_addr, la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
+  assign unused_cpu = ^{la_write, la_wdata, la_wstrb, pcpi_valid, pcpi_insn,
                         pcpi_rs1, pcpi_rs2, eoi, trace_valid, trace_data};
 
   // ---------------------------------------------------------------- bus
@@ -99,11 +99,15 @@ module soc_top #(
     .clk_i, .rst_ni, .m_i({nic_req, dma_req, cpu_req}), .m_o({nic_rsp, dma_rsp, cpu_rsp}), .s_o(m_req), .s_i(m_rsp)
   );
 
-  soc_cpu_bridge u_bridge (
+  logic        rom_fetch;
+  logic [31:0] rom_addr, rom_dat;
+
+  soc_cpu_bridge #(.RomBase(soc_memmap::RomBase), .RomSize(soc_memmap::RomSize)) u_bridge (
     .clk_i, .rst_ni,
     .mem_valid_i(mem_valid), .mem_instr_i(mem_instr), .mem_ready_o(mem_ready),
     .mem_addr_i(mem_addr), .mem_wdata_i(mem_wdata), .mem_wstrb_i(mem_wstrb),
-    .mem_rdata_o(mem_rdata),
+    .mem_rdata_o(mem_rdata), .mem_la_read_i(la_read), .mem_la_addr_i(la_addr),
+    .rom_fetch_o(rom_fetch), .rom_addr_o(rom_addr), .rom_dat_i(rom_dat),
     .wb_o(cpu_req), .wb_i(cpu_rsp),
     .pc_o(cpu_pc_o), .sleep_o(cpu_sleep_o),
     .bus_err_o, .bus_err_addr_o, .bus_err_we_o
@@ -123,8 +127,11 @@ module soc_top #(
   logic irq_engine, irq_nic, irq_timer, irq_uart;
 
   soc_rom #(.AddrBits(17)) u_rom (
-    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Rom +: ReqBits]), .wb_o(s_rsp[RspBits*Rom +: RspBits])
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Rom +: ReqBits]), .wb_o(s_rsp[RspBits*Rom +: RspBits]),
+    .fetch_i(rom_fetch), .fetch_word_i(rom_addr[16:2]), .fetch_dat_o(rom_dat)
   );
+  logic unused_rom_addr;
+  assign unused_rom_addr = ^{rom_addr[31:17], rom_addr[1:0]};
 
   soc_ram #(.AddrBits(16)) u_ram (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Ram +: ReqBits]), .wb_o(s_rsp[RspBits*Ram +: RspBits])
