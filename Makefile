@@ -182,8 +182,17 @@ $(BUILD)/host/se: $(patsubst tools/cli/%.c,$(BUILD)/host/cli/%.o,$(CLI_SRC)) $(B
 cli: $(BUILD)/host/se
 
 # ---- cross builds -------------------------------------------------------------
+# $(BUILD)/<arch>/cflags.txt holds the arch's compiler flags and changes only when they do: every
+# object of that arch (libraries and firmware) depends on it, so a change of flags rebuilds them.
+rv_flags = $(RV_CC) $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS)
+.PHONY: FORCE
+FORCE:
 define RV_RULES
-$(BUILD)/$(1)/crypto/%.o: sw/crypto/%.c $(CRYPTO_HDR) | $(SETUP_DONE)
+$(BUILD)/$(1)/cflags.txt: FORCE
+	@mkdir -p $$(@D)
+	@echo '$(call rv_flags,$(1))' | cmp -s - $$@ || echo '$(call rv_flags,$(1))' > $$@
+
+$(BUILD)/$(1)/crypto/%.o: sw/crypto/%.c $(BUILD)/$(1)/cflags.txt $(CRYPTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $$(@D)
 	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) -c $$< -o $$@
 
@@ -191,7 +200,7 @@ $(BUILD)/$(1)/libsecrypto.a: $(patsubst sw/crypto/%.c,$(BUILD)/$(1)/crypto/%.o,$
 	@rm -f $$@
 	$(RV_AR) rcs $$@ $$^
 
-$(BUILD)/$(1)/drivers/%.o: sw/drivers/%.c $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
+$(BUILD)/$(1)/drivers/%.o: sw/drivers/%.c $(BUILD)/$(1)/cflags.txt $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
 	@mkdir -p $$(@D)
 	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) -c $$< -o $$@
 
@@ -199,7 +208,7 @@ $(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.
 	@rm -f $$@
 	$(RV_AR) rcs $$@ $$^
 
-$(BUILD)/$(1)/backend/%.o: sw/backend/%.c $(BACKEND_HDR) $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
+$(BUILD)/$(1)/backend/%.o: sw/backend/%.c $(BUILD)/$(1)/cflags.txt $(BACKEND_HDR) $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
 	@mkdir -p $$(@D)
 	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) -c $$< -o $$@
 
@@ -207,7 +216,7 @@ $(BUILD)/$(1)/libsebackend.a: $(patsubst sw/backend/%.c,$(BUILD)/$(1)/backend/%.
 	@rm -f $$@
 	$(RV_AR) rcs $$@ $$^
 
-$(BUILD)/$(1)/proto/%.o: sw/proto/%.c $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) $(REG_H)
+$(BUILD)/$(1)/proto/%.o: sw/proto/%.c $(BUILD)/$(1)/cflags.txt $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) $(REG_H)
 	@mkdir -p $$(@D)
 	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) -c $$< -o $$@
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make bench: measures what exists and writes build/reports/bench.json and bench.md.
 
-Code size of every crypto module for rv32i and rv32im at -Os (from the cross-built objects), the
+Code size of every crypto module for rv32i and rv32im at -Os (objects built for it: `make sizes`), the
 linked size of the minimal ECDHE-ECDSA-P256 + AES-128-CCM + SHA-256 subset, and the engine's cycle
 counts (where "rtl", config "engine"), measured by the cocotb benches of the bus-free AES, SHA,
 pk and gf2m engines (tests/rtl), schema in docs/benchmarks.md.

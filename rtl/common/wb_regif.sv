@@ -3,7 +3,8 @@
 // the request cycle (the register block sees req_o) and the response cycle (ack_o or err_o).
 // A stb still high in the cycle after the ack is another access (B4 classic), with its side
 // effects (a CMD pulse, a DOUT3 pop): a master must drop it unless it means one. The node's
-// bridge holds it only for picorv32's back-to-back instruction fetches (rtl/soc/soc_cpu_bridge.sv).
+// bridge would hold it only for picorv32's back-to-back instruction fetches, which read the ROM
+// (rtl/soc/soc_cpu_bridge.sv).
 `default_nettype none
 
 module wb_regif #(

@@ -30,11 +30,11 @@ fw_node_obj = $(patsubst sw/node/%,$(BUILD)/fw/$(1)/node/%.o,$(basename $(FW_NOD
 
 # The node's objects in one config: $(1) = config.
 define FW_CONFIG_RULES
-$(BUILD)/fw/$(1)/node/%.o: sw/node/%.c $(GEN)/regs.stamp
+$(BUILD)/fw/$(1)/node/%.o: sw/node/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) -c $$< -o $$@
 
-$(BUILD)/fw/$(1)/node/%.o: sw/node/%.S $(GEN)/regs.stamp
+$(BUILD)/fw/$(1)/node/%.o: sw/node/%.S $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) -c $$< -o $$@
 endef
@@ -45,7 +45,7 @@ $(foreach c,$(FW_CONFIGS),$(eval $(call FW_CONFIG_RULES,$(c))))
 define FW_APP_CONFIG
 FW_OBJ_$(1)_$(2) := $(patsubst sw/apps/$(3)/%.c,$(BUILD)/fw/$(1)/apps/$(2)/%.o,$(wildcard sw/apps/$(3)/*.c))
 
-$(BUILD)/fw/$(1)/apps/$(2)/%.o: sw/apps/$(3)/%.c $(GEN)/regs.stamp
+$(BUILD)/fw/$(1)/apps/$(2)/%.o: sw/apps/$(3)/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) $(4) -c $$< -o $$@
 

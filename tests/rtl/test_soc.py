@@ -10,6 +10,8 @@ engine) from a ROM image given with +rom=, the way the simulator (sim/node) load
 * RV32M=1 runs MUL/DIVU; RV32M=0 (RV32I core) traps on the same MUL.
 * RVC=1 (the C extension): io and muldiv assembled with compressed instructions, among them 32-bit
   ones that straddle two words (two back-to-back fetches through soc_cpu_bridge).
+* Every CPU read of the ROM (fetches and loads) is answered by the ROM's fetch port, none over
+  the shared bus (io, each core).
 * soc_nic alone: RX flow control with a full buffer, over-long packets dropped and counted, TX
   length clamping and discarding, the 16-packet TX queue, the 2 KiB TX ring; TX_DMA (packets read
   from a RAM model by the NIC's bus master, with stalls and an error) and its refusals.
@@ -224,6 +226,8 @@ class Node:
         self._rx_pkt, self._rx_i = None, 0
         self.tx_ready_random = False
         self._sleep_start = None
+        self.fast_reads = 0                     # CPU reads of the ROM answered by its fetch port
+        self.rom_bus_reads = 0                  # ROM reads that came over the shared bus
 
     async def start(self, trng_seed):
         d = self.dut
@@ -274,6 +278,8 @@ class Node:
                     self._rx_pkt = None
             if self.uart_in and d.uart_rx_ready_o.value:
                 self.uart_in.pop(0)
+            self.fast_reads += int(d.u_bridge.fast.value)
+            self.rom_bus_reads += int(d.u_rom.rd_q.value)
             if d.cpu_sleep_o.value:
                 if self._sleep_start is None:
                     self._sleep_start = self.cycle
@@ -327,6 +333,8 @@ async def soc_io(dut):
     assert len(node.sleep_runs) == 2 and node.sleep_runs[0][1] > 200 and node.sleep_runs[1][1] >= 20, \
         node.sleep_runs
     assert node.bus_errors == []
+    # every fetch and ROM load went through the ROM's fetch port (look-ahead), none over the bus
+    assert node.fast_reads > 100 and node.rom_bus_reads == 0, (node.fast_reads, node.rom_bus_reads)
 
 
 @cocotb.test()
