@@ -35,7 +35,8 @@ HOST_OBJ    := $(patsubst sw/crypto/%.c,$(BUILD)/host/crypto/%.o,$(CRYPTO_SRC))
 # Archives of LTO objects need gcc-ar (RV_AR) for the linker plugin.
 RV_CC     := riscv64-unknown-elf-gcc
 RV_AR     := riscv64-unknown-elf-gcc-ar
-RV_CFLAGS := $(CFLAGS_COMMON) -O2 -flto -specs=picolibc.specs -ffunction-sections -fdata-sections
+RV_BASE   := $(CFLAGS_COMMON) -specs=picolibc.specs -ffunction-sections -fdata-sections
+RV_CFLAGS := $(RV_BASE) -O2 -flto
 RV_ARCHES := rv32i rv32im rv32imc
 # Per arch: RV_CFLAGS_<arch>, after RV_CFLAGS. rv32imc is the smallest node (sw+hw-rv32imc, the
 # one `make demo` runs) and every rv32imc firmware is sw+hw, so its library hashes on the engine
@@ -234,7 +235,7 @@ cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsed
 # into a program using exactly the DTLS-minimal primitives and into an empty one. rv32imc's library
 # leaves software SHA-256 out, for the engine's firmware alone.
 SIZE_ARCHES := rv32i rv32im
-SIZE_CFLAGS := $(CFLAGS_COMMON) -Os -specs=picolibc.specs -ffunction-sections -fdata-sections
+SIZE_CFLAGS := $(RV_BASE) -Os
 define SIZE_RULES
 $(BUILD)/size-$(1)/crypto/%.o: sw/crypto/%.c $(CRYPTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $$(@D)

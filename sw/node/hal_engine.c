@@ -15,17 +15,15 @@ int se_hal_take_fault(void)
     return 0;
 }
 
-/* The engine's DMA reaches RAM: the caller's own buffers where they lie there. (Inlined into both
- * entry points: a call between them costs every DMA chain a save and a restore.) */
-__attribute__((always_inline)) static inline uint32_t in_ram(const void *p, size_t n)
+/* The engine's DMA reaches RAM: the caller's own buffers where they lie there. */
+__attribute__((always_inline)) static inline uint32_t ram_addr(const void *p, size_t n)
 {
-    uintptr_t a = (uintptr_t)p;
-    return a >= SE_MAP_RAM_BASE && a - SE_MAP_RAM_BASE + n <= SE_MAP_RAM_SIZE ? (uint32_t)a : 0u;
+    return node_in_ram(p, n) ? (uint32_t)(uintptr_t)p : 0u;
 }
 
 uint32_t se_hal_dma_out(void *p, size_t n)
 {
-    return in_ram(p, n);
+    return ram_addr(p, n);
 }
 
 /* Inputs it cannot reach (constants in ROM) go through this RAM, in the order a chain takes them;
@@ -37,7 +35,7 @@ static size_t bounce_used; /* words */
 uint32_t se_hal_dma_in(const void *p, size_t n)
 {
     size_t words = (n + 3) / 4;
-    uint32_t a = in_ram(p, n);
+    uint32_t a = ram_addr(p, n);
 
     if (a != 0 || words > sizeof bounce / 4 - bounce_used)
         return a;

@@ -147,7 +147,7 @@ size_t nic_send(const void *buf, size_t len)
     /* An aligned packet in RAM the NIC reads itself (TX_DMA); the buffer stays as it is until it
      * has. Anything else, or a refusal, goes a word at a time through TX_DATA. */
     const uintptr_t a = (uintptr_t)p;
-    if ((a & 3u) == 0 && a >= SE_MAP_RAM_BASE && a - SE_MAP_RAM_BASE + len <= SE_MAP_RAM_SIZE) {
+    if ((a & 3u) == 0 && node_in_ram(p, len)) {
         NIC(TX_ADDR) = (uint32_t)a;
         NIC(TX_DMA) = (uint32_t)len;
         uint32_t st;

@@ -91,6 +91,15 @@ void uart_puts(const char *s); /* no newline added */
  * while it waits). */
 int uart_getc(void);
 
+/* ---- RAM ---------------------------------------------------------------------------------------- */
+/* p's n bytes lie wholly in RAM, the only window the bus masters besides the CPU (the engine's DMA,
+ * the NIC's TX_DMA) reach. (Always inlined: a call costs each DMA chain a save and a restore.) */
+__attribute__((always_inline)) static inline int node_in_ram(const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    return a >= SE_MAP_RAM_BASE && a - SE_MAP_RAM_BASE + n <= SE_MAP_RAM_SIZE;
+}
+
 /* ---- NIC -------------------------------------------------------------------------------------- */
 #define NODE_NIC_MAX_PACKET 2048u
 
