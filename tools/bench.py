@@ -87,6 +87,10 @@ def rtl_cycles():
     res.append(dict(dbase, op="aead", mode="gcm", key_bits=128, msg_bytes=1024, aad_bytes=16, cycles=dma["gcm_1k"]))
     res.append(dict(dbase, op="aes", mode="ctr", key_bits=128, msg_bytes=1024, cycles=dma["ctr_1k"]))
     res.append(dict(dbase, op="sha256", msg_bytes=1024, cycles=dma["sha256_1k"]))
+    for mode in ("gcm", "ccm8", "cbc"):  # whole DTLS records of 1 KiB from a key slot (CBC: HMAC key held)
+        for op in ("seal", "open"):
+            res.append(dict(dbase, op=f"record_{op}", mode=mode, key_bits=128, msg_bytes=1024,
+                            cycles=dma[f"{op}_{mode}_1k"]))
     return res
 
 

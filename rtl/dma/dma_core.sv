@@ -3,14 +3,16 @@
 // registers), so a message crosses the bus once per word and never through the CPU.
 //
 // A descriptor is five words at a 4-byte aligned RAM address (rtl/dma/README.md):
-//   +0 CTRL  [3:0] OP: 1 AES_AAD, 2 AES_DATA, 3 AES_FINAL, 4 SHA, 5 SEAL, 6 OPEN, 7 PK, 8 GF2M; SHA only:
+//   +0 CTRL  [3:0] OP: 1 AES_AAD, 2 AES_DATA, 3 AES_FINAL, 4 SHA, 5 SEAL, 6 OPEN, 7 PK, 8 GF2M,
+//            9 SEAL_CBC, 10 OPEN_CBC; SHA only:
 //            [8] INIT, [9] FINAL, [10] KEY (alone), [11] RESUME (alone); PK only: [12:8] SLOT, [13] READ;
 //            GF2M only: [9:8] REG, [10] READ; every other bit 0
 //   +4 SRC   +8 DST  (any byte address)   +12 LEN (bytes)   +16 NEXT (the next descriptor, 0: the end)
 //   SEAL and OPEN (5, 6) take four words more: +20 SEQ_HI, +24 SEQ_LO (the record's 64-bit seq_num),
 //   +28 TYPE [7:0] and VERSION [23:8], +32 SALT (the implicit nonce's four bytes, in memory order);
 //   their CTRL: [5:4] key SLOT, [6] TLS (5-byte header; else DTLS's 13), [7] CCM (else GCM), [8] an
-//   8-byte tag (else 16)
+//   8-byte tag (else 16). SEAL_CBC and OPEN_CBC (9, 10) take the same 36 bytes, SALT unused; their
+//   CTRL: [5:4] key SLOT, [6] TLS
 // Ops (the IP is configured and, for AES, INIT-ed through its registers first):
 //   AES_AAD    LEN bytes at SRC as AAD blocks
 //   AES_DATA   LEN bytes at SRC as DATA blocks; each output block to DST (none in CBC-MAC, nor
@@ -32,6 +34,14 @@
 //              number, zero-extended (CMD WRITE); with READ, the slot's low LEN bytes to DST (CMD READ)
 //   GF2M       the same for the gf2m IP's registers, once it is idle: K, PX, PY (REG 0..2) written,
 //              or with READ, RX, RY (REG 0, 1) read
+//   SEAL_CBC   a MAC-then-encrypt CBC-SHA256 record (RFC 5246 6.2.3.2) in place: the LEN bytes of
+//              plaintext at SRC = DST + header + 16 HMAC-ed (the SHA engine's held key) after the
+//              pseudo-header, the MAC and the padding written after them, the header to DST, and
+//              plaintext || MAC || padding CBC-encrypted in place from the key slot, with the IV the
+//              caller put at DST + header
+//   OPEN_CBC   the LEN-byte body at SRC (IV || ciphertext) decrypted and checked in constant time
+//              (dma_cbcmac.sv); its plaintext || MAC || padding to DST only if padding and MAC check
+//              out, the plaintext's length in REC_LEN
 // RAM words are little-endian (byte 0 of a message in bits 7:0); the IPs' blocks are big-endian. A
 // block that starts inside a word is read as whole words and shifted; one written there is written
 // as whole words with byte enables.
@@ -60,6 +70,7 @@ module dma_core #(
   output logic [31:0]       cur_desc_o,
   output logic              done_o,      // one-cycle pulses at a chain's end
   output logic              error_o,
+  output logic [14:0]       rec_len_o,   // the last SEAL_CBC's record bytes, OPEN_CBC's plaintext bytes
   // the bus master (node RAM)
   output wb_pkg::wb_req_t   m_o,
   input  wire wb_pkg::wb_rsp_t m_i,
@@ -91,6 +102,7 @@ module dma_core #(
   input  wire logic [127:0] aes_tag_i,
   // the SHA engine's command stream (muxed in sha_wb while sha_own_o)
   output logic              sha_own_o,
+  output logic              sha_hmac_o,  // SEAL_CBC, OPEN_CBC: INIT starts an HMAC (the held key)
   output logic              sha_cmd_valid_o,
   output logic [2:0]        sha_cmd_o,
   output logic [511:0]      sha_din_o,
@@ -119,14 +131,17 @@ module dma_core #(
 );
 
   localparam logic [3:0] OpAesAad = 4'd1, OpAesData = 4'd2, OpAesFinal = 4'd3, OpSha = 4'd4, OpSeal = 4'd5,
-                         OpOpen = 4'd6, OpPk = 4'd7, OpGf = 4'd8;
+                         OpOpen = 4'd6, OpPk = 4'd7, OpGf = 4'd8, OpSealCbc = 4'd9, OpOpenCbc = 4'd10;
   localparam logic [2:0] PkWrite = 3'd1, PkRead = 3'd2;
   localparam logic [3:0] ResOk = 4'd0, ResBadOp = 4'd1, ResBadAddr = 4'd2, ResBadLen = 4'd3,
                          ResOverlap = 4'd4, ResBusError = 4'd5, ResEngine = 4'd6, ResAborted = 4'd7;
   localparam logic [2:0] AesInit = 3'd1, AesAad = 3'd4, AesData = 3'd5, AesFinal = 3'd6;
-  localparam logic [2:0] ModeCcm = 3'd5, ModeGcm = 3'd6;
-  localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3, ShaKey = 3'd4, ShaResume = 3'd5;
-  localparam logic [2:0] SrcDout = 3'd0, SrcTag = 3'd1, SrcDigest = 3'd2, SrcHdr = 3'd3, SrcState = 3'd4, SrcNum = 3'd5;
+  localparam logic [2:0] ModeCbc = 3'd1, ModeCcm = 3'd5, ModeGcm = 3'd6;
+  localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3, ShaKey = 3'd4, ShaResume = 3'd5,
+                         ShaKeep = 3'd6, ShaOuter = 3'd7;
+  localparam logic [2:0] SrcDout = 3'd0, SrcTag = 3'd1, SrcDigest = 3'd2, SrcHdr = 3'd3, SrcState = 3'd4, SrcNum = 3'd5,
+                         SrcPad = 3'd6;
+  localparam logic [31:0] MaxCbcBody = 32'd16 + 32'd16384 + 32'd2048;  // IV and 2^14 + 2048 (RFC 5246 6.2.3)
   localparam logic [31:0] MaxRecord = 32'd16384;  // a record's plaintext, 2^14 bytes (RFC 5246 6.2.1)
 
   typedef enum logic [3:0] {
@@ -154,6 +169,16 @@ module dma_core #(
     RFinal
   } rstep_e;
 
+  // SEAL_CBC and OPEN_CBC run as steps inside SRun. OPEN_CBC: CIvLast .. CLast (the last block
+  // alone, for the padding length), CIv .. CPassA (the whole body through AES into the HMAC, nothing
+  // written), COuter, CCheck, CInitB, CPassB (the whole body again, written only if it checked out;
+  // if not, the same bus writes with no byte enabled: the same cycles either way). SEAL_CBC:
+  // CShaInit, CPassA (the plaintext into the HMAC), COuter, SMac, SPad, SHdr, SIv, CInitB, CPassB.
+  typedef enum logic [3:0] {
+    CIvLast, CInitLast, CLast, CIv, CInit, CShaInit, CPassA, COuter, CCheck, CInitB, CPassB,
+    SMac, SPad, SHdr, SIv
+  } cstep_e;
+
   // [a, a + n) inside the window (n <= RamSize already)
   function automatic logic in_ram(input logic [31:0] a, input logic [31:0] n);
     logic [32:0] off;
@@ -167,6 +192,16 @@ module dma_core #(
   logic [63:0]  seq_q;                                // SEAL, OPEN: the record's seq_num,
   logic [31:0]  tv_q, salt_q;                         // its type and version, the implicit nonce
   rstep_e       rstep_q, rstep_d;
+  cstep_e       cstep_q, cstep_d;
+  logic [7:0]   pad_q, pad_d;                         // OPEN_CBC: the padding length
+  logic         ok_q, ok_d;                           // OPEN_CBC: padding and MAC checked out
+  logic [14:0]  rec_len_q, rec_len_d;
+  logic         feed_start, feed_push, feed_ready, feed_valid, feed_keep, feed_pop, feed_done, feed_pad_ok;
+  logic         mac_fail;
+  logic [127:0] feed_in;
+  logic [511:0] feed_blk;
+  logic [255:0] feed_mac;
+  logic [14:0]  feed_len;
   logic [63:0]  expl_q, expl_d;                       // the explicit nonce
   logic [127:0] tag_q, tag_d;                         // OPEN: the record's tag
   logic [4:0]   widx_q, widx_d, wlast_q, wlast_d;     // the burst: word index, last index (0..16)
@@ -198,6 +233,13 @@ module dma_core #(
   wire       keyf = op == OpSha && ctrl_q[10];
   wire       rsmf = op == OpSha && ctrl_q[11];
   wire       rec  = op == OpSeal || op == OpOpen;
+  wire       cbc  = op == OpSealCbc || op == OpOpenCbc;          // records the DMA writes as 36 bytes too
+  wire       copn = op == OpOpenCbc;
+  wire [4:0] hl   = ctrl_q[6] ? 5'd5 : 5'd13;                   // a record header: TLS, DTLS
+  // CBC: the bytes after the IV (OPEN: of the body; SEAL: plaintext, MAC, 1..16 of padding)
+  wire [31:0] mlen = copn ? len_q - 32'd16 : (len_q + 32'd48) & ~32'd15;
+  wire [31:0] cbc_reclen = {27'd0, hl} + 32'd16 + mlen;         // SEAL_CBC: the record written
+  wire [7:0]  spad = {4'd0, ~len_q[3:0]};                       // SEAL_CBC: the padding length
   wire       opn  = op == OpOpen;
   wire       ccm  = ctrl_q[7];
   wire [4:0] tl   = ctrl_q[8] ? 5'd8 : 5'd16;                  // SEAL, OPEN: the tag's bytes
@@ -206,13 +248,14 @@ module dma_core #(
   wire [31:0] reclen = {27'd0, pre} + len_q + {27'd0, tl};     // SEAL: the record written
   // the op the AES engine sees: SEAL and OPEN are AES_DATA, then AES_FINAL
   wire [3:0] aop  = !rec ? op : rstep_q == RFinal ? OpAesFinal : OpAesData;
-  wire       is_aes = op == OpAesAad || op == OpAesData || op == OpAesFinal || rec;
+  wire       is_aes = op == OpAesAad || op == OpAesData || op == OpAesFinal || rec || cbc;
   wire       is_pk  = op == OpPk;
   wire       is_gf  = op == OpGf;
   wire       is_num = is_pk || is_gf;                            // a number into or out of pk or gf2m
   wire       numrd  = is_pk ? ctrl_q[13] : ctrl_q[10];
   wire       running = state_q != SIdle && state_q != SFetch && state_q != SCheck && state_q != SEnd;
-  wire       ip_busy = is_aes ? aes_busy_i : is_pk ? pk_busy_i : is_gf ? gf_busy_i : sha_busy_i;
+  wire       ip_busy = cbc ? aes_busy_i || sha_busy_i : is_aes ? aes_busy_i : is_pk ? pk_busy_i : is_gf ? gf_busy_i :
+                       sha_busy_i;
   // The IP has been idle for two cycles: its last command's done pulse (registered, at the latest
   // in the cycle busy drops) has reached eng_err_q.
   wire       ip_quiet = quiet_q && !ip_busy;
@@ -224,30 +267,34 @@ module dma_core #(
   // (Each wide block below is evaluated only in the state that uses it: Verilator runs an always
   // block at every change of its inputs, and an idle DMA should cost the simulator nothing.)
   always_comb begin
-    reads  = op != OpAesFinal && len_q != 32'd0 && !(is_num && numrd);
+    reads  = op != OpAesFinal && len_q != 32'd0 && !(is_num && numrd) && op != OpSealCbc;
     writes = (op == OpAesData && !aes_no_out_i) || (op == OpAesFinal && len_q != 32'd0) || (op == OpSha && finf) ||
-             op == OpSeal || (opn && ptlen != 32'd0) || rsmf || (is_num && numrd);
-    wlen   = op == OpSha ? 32'd32 : op == OpSeal ? reclen : rec ? ptlen : len_q;
+             op == OpSeal || (opn && ptlen != 32'd0) || rsmf || (is_num && numrd) || cbc;
+    wlen   = op == OpSha ? 32'd32 : op == OpSeal ? reclen : rec ? ptlen : op == OpSealCbc ? cbc_reclen :
+             copn ? mlen : len_q;
     // the CTRL bits each op may set
-    allowed = rec ? 32'h0000_01ff : op == OpSha ? 32'h0000_0f0f : is_pk ? 32'h0000_3f0f : is_gf ? 32'h0000_070f :
-              32'h0000_000f;
+    allowed = rec ? 32'h0000_01ff : cbc ? 32'h0000_007f : op == OpSha ? 32'h0000_0f0f : is_pk ? 32'h0000_3f0f :
+              is_gf ? 32'h0000_070f : 32'h0000_000f;
     verdict = ResOk;
     if (state_q != SCheck)
       verdict = ResOk;
-    else if (op == 4'd0 || op > OpGf || (ctrl_q & ~allowed) != '0 || (rec && tv_q[31:24] != '0) ||
+    else if (op == 4'd0 || op > OpOpenCbc || (ctrl_q & ~allowed) != '0 || ((rec || cbc) && tv_q[31:24] != '0) ||
              (keyf && ctrl_q[9:8] != '0) || (rsmf && ctrl_q[10:8] != '0) ||
              (is_gf && (ctrl_q[9:8] == 2'd3 || (numrd && ctrl_q[9]))))
       verdict = ResBadOp;
     else if (len_q > RamSize || (len_q == 32'd0 && (op == OpAesAad || op == OpAesData)) ||
              (op == OpSha && !finf && !keyf && len_q[5:0] != 6'd0) || (keyf && len_q > 32'd64) || (rsmf && len_q == 32'd0) ||
              (op == OpAesFinal && !aes_held_i && len_q > 32'd16) || (op == OpSeal && len_q > MaxRecord) ||
-             (opn && (len_q < 32'd8 + {27'd0, tl} || ptlen > MaxRecord)) || (is_num && (len_q == 32'd0 || len_q > 32'd32)))
+             (opn && (len_q < 32'd8 + {27'd0, tl} || ptlen > MaxRecord)) || (is_num && (len_q == 32'd0 || len_q > 32'd32)) ||
+             (op == OpSealCbc && len_q > MaxRecord) || (copn && (len_q < 32'd64 || len_q[3:0] != 4'd0 || len_q > MaxCbcBody)))
       verdict = ResBadLen;
-    else if ((reads && !in_ram(src_q, len_q)) || (writes && !in_ram(dst_q, wlen)) || (rec && !in_ram(desc_q, 32'd36)) ||
+    else if ((reads && !in_ram(src_q, len_q)) || (writes && !in_ram(dst_q, wlen)) || ((rec || cbc) && !in_ram(desc_q, 32'd36)) ||
              (rsmf && dst_q[1:0] != 2'b00))
       verdict = ResBadAddr;
     else if ((op == OpAesData && writes && src_q != dst_q && src_q < dst_q + len_q && dst_q < src_q + len_q) ||
-             (op == OpSeal && reads && src_q != dst_q + {27'd0, pre} && src_q < dst_q + reclen && dst_q < src_q + len_q))
+             (op == OpSeal && reads && src_q != dst_q + {27'd0, pre} && src_q < dst_q + reclen && dst_q < src_q + len_q) ||
+             (op == OpSealCbc && src_q != dst_q + {27'd0, hl} + 32'd16) ||
+             (copn && dst_q != src_q + 32'd16 && src_q < dst_q + mlen && dst_q < src_q + len_q))
       verdict = ResOverlap;
   end
 
@@ -265,7 +312,7 @@ module dma_core #(
     logic [159:0] w;
     rd_be = '0;
     w = '0;
-    if (rec && state_q == SRun && have_in_q) begin
+    if ((rec || cbc) && state_q == SRun && have_in_q) begin
       w = {buf_q[4], buf_q[3], buf_q[2], buf_q[1], buf_q[0]} >> {roff_q, 3'b000};
       for (int k = 0; k < 16; k++) rd_be[127 - 8*k -: 8] = w[8*k +: 8];
     end
@@ -284,6 +331,8 @@ module dma_core #(
       aad      = {seq_q, tv_q[7:0], tv_q[23:8], ptlen[15:0]};
       b0_flags = {2'b01, 3'((tl - 5'd2) >> 1), 3'd2};
       aes_iv_o = ccm ? {8'd2, nonce, 24'd0} : {nonce, 32'd1};
+    end else if (cbc) begin
+      aes_iv_o = tag_q;                                  // the IV, or the block before the last
     end
   end
 
@@ -309,6 +358,7 @@ module dma_core #(
         num_din_o = num_din_o >> {7'd32 - chunk_q, 3'b000};
       end
     end
+    if (cbc) sha_din_o = feed_blk;  // SEAL_CBC, OPEN_CBC: the HMAC input's block
   end
 
   // ---- a block out: its source's bytes (byte k at [8k +: 8]) moved up by woff_q, whole words; the
@@ -327,7 +377,7 @@ module dma_core #(
     wr_word = '0;
     wr_sel = '0;
     if (state_q == SWrite) begin
-      flen = 16'(32'd8 + len_q + {27'd0, tl});
+      flen = cbc ? 16'(32'd16 + mlen) : 16'(32'd8 + len_q + {27'd0, tl});
       hdr  = ctrl_q[6] ? {tv_q[7:0], tv_q[23:8], flen, expl_q, 64'd0} : {tv_q[7:0], tv_q[23:8], seq_q, flen, expl_q};
       pkv  = (is_pk ? pk_dout_i : ctrl_q[8] ? gf_ry_i : gf_rx_i) << {6'd32 - wbytes_q, 3'b000};
       for (int k = 0; k < 32; k++)
@@ -337,12 +387,14 @@ module dma_core #(
           SrcHdr:  outb[8*k +: 8] = k < 21 ? hdr[167 - 8*k -: 8] : 8'h0;
           SrcState: outb[8*k +: 8] = sha_digest_i[255 - 32*(k / 4) - 8*(3 - k % 4) -: 8];  // words as numbers
           SrcNum:  outb[8*k +: 8] = pkv[255 - 8*k -: 8];
+          SrcPad:  outb[8*k +: 8] = spad;
           default: outb[8*k +: 8] = sha_digest_i[255 - 8*k -: 8];
         endcase
       outb = outb << {woff_q, 3'b000};
       wr_word = outb[32*widx_q[3:0] +: 32];
       for (int l = 0; l < 4; l++)
-        wr_sel[l] = {2'b0, widx_q, 2'(l)} >= {7'd0, woff_q} && {2'b0, widx_q, 2'(l)} < {7'd0, woff_q} + {3'd0, wbytes_q};
+        wr_sel[l] = {2'b0, widx_q, 2'(l)} >= {7'd0, woff_q} && {2'b0, widx_q, 2'(l)} < {7'd0, woff_q} + {3'd0, wbytes_q} &&
+                    (!copn || ok_q);  // OPEN_CBC: refused, its writes enable no byte
     end
   end
 
@@ -352,6 +404,9 @@ module dma_core #(
     chunk_d = chunk_q;  chunk_fin_d = chunk_fin_q;  wbytes_d = wbytes_q;  woff_d = woff_q;  wsrc_d = wsrc_q;
     have_in_d = have_in_q;  pend_out_d = pend_out_q;  held_d = held_q;  no_out_d = no_out_q;  issued_d = issued_q;
     init_d = init_q;  rsm_d = rsm_q;  issuing = 1'b0;  result_d = result_q;  rstep_d = rstep_q;  expl_d = expl_q;  tag_d = tag_q;
+    cstep_d = cstep_q;  pad_d = pad_q;  ok_d = ok_q;  rec_len_d = rec_len_q;
+    feed_start = 1'b0;  feed_push = 1'b0;  feed_pop = 1'b0;  mac_fail = 1'b0;
+    feed_in = !cbc ? '0 : cstep_q == CPassA && copn ? aes_dout_i : aes_din_o;  // (still outside CBC records)
     cyc_d = cyc_q;  we_d = we_q;  adr_d = adr_q;
     done_d = 1'b0;  error_d = 1'b0;  bst_st = SIdle;  bst_adr = '0;  bst_n = '0;
     aes_cmd_valid_o = 1'b0;  aes_cmd_o = AesData;  aes_bytes_o = 5'd16;  aes_out_pop_o = 1'b0;
@@ -373,7 +428,8 @@ module dma_core #(
         adr_d  = adr_q + 32'd4;
         if (m_i.err || abort_q || widx_q == wlast_q) cyc_d = 1'b0;
         // SEAL, OPEN: four words more, if they too lie in the window (else SCheck refuses it)
-        if (state_q == SFetch && widx_q == 5'd0 && (m_i.dat[3:0] == OpSeal || m_i.dat[3:0] == OpOpen) &&
+        if (state_q == SFetch && widx_q == 5'd0 &&
+            (m_i.dat[3:0] == OpSeal || m_i.dat[3:0] == OpOpen || m_i.dat[3:0] == OpSealCbc || m_i.dat[3:0] == OpOpenCbc) &&
             in_ram(desc_q, 32'd36))
           wlast_d = 5'd8;
         if (m_i.err) begin
@@ -389,8 +445,8 @@ module dma_core #(
               pend_out_d = 1'b0;
               wr_adr_d = wr_adr_q + {26'd0, wbytes_q};
               out_left_d = out_left_q - {26'd0, wbytes_q};
-              state_d = (wsrc_q == SrcDout || wsrc_q == SrcHdr) ? SRun : SDrain;
-              if (wsrc_q == SrcHdr) rstep_d = RData;
+              state_d = (wsrc_q == SrcDout || wsrc_q == SrcHdr || cbc) ? SRun : SDrain;
+              if (wsrc_q == SrcHdr && !cbc) rstep_d = RData;
             end
           endcase
         end
@@ -405,6 +461,10 @@ module dma_core #(
           rd_adr_d = opn ? src_q + 32'd8 : src_q;  in_left_d = ptlen;
           held_d = opn;  no_out_d = opn;  expl_d = seq_q;  rstep_d = opn ? RExpl : RInit;
         end
+        if (cbc) begin
+          held_d = 1'b0;  no_out_d = 1'b0;  cstep_d = copn ? CIvLast : CShaInit;  ok_d = 1'b0;
+          rec_len_d = copn ? '0 : cbc_reclen[14:0];
+        end
         if (verdict != ResOk) begin
           result_d = verdict;  state_d = SEnd;
         end else begin
@@ -416,6 +476,86 @@ module dma_core #(
         result_d = ResAborted;  state_d = SEnd;
       end else if (eng_err_q) begin                                      // the IP refused a command
         result_d = ResEngine;  state_d = SEnd;
+      end else if (cbc) begin
+        case (cstep_q)
+          CIvLast, CIv, SIv: if (have_in_q) begin                       // a block to chain from
+            have_in_d = 1'b0;  tag_d = rd_be;
+            cstep_d = cstep_q == CIvLast ? CInitLast : cstep_q == CIv ? CInit : CInitB;
+          end else begin
+            chunk_d = 7'd16;
+            bst_adr = cstep_q == CIvLast ? src_q + len_q - 32'd32 : cstep_q == CIv ? src_q : dst_q + {27'd0, hl};
+            roff_d = bst_adr[1:0];
+            bst_st = SRead;  bst_n = 7'd16;
+          end
+          CInitLast, CInit, CInitB: if (aes_cmd_ready_i) begin           // INIT from the slot; then a pass
+            aes_cmd_valid_o = 1'b1;  aes_cmd_o = AesInit;  issuing = 1'b1;  state_d = SFinWait;
+            cstep_d = cstep_q == CInitLast ? CLast : cstep_q == CInit ? CShaInit : CPassB;
+            rd_adr_d  = cstep_q == CInitLast ? src_q + len_q - 32'd16 : copn ? src_q + 32'd16 :
+                        dst_q + {27'd0, hl} + 32'd16;
+            in_left_d = cstep_q == CInitLast ? 32'd16 : mlen;
+            wr_adr_d  = copn ? dst_q : dst_q + {27'd0, hl} + 32'd16;
+          end
+          CShaInit: if (sha_cmd_ready_i) begin                           // the HMAC; the plaintext into it
+            sha_cmd_valid_o = 1'b1;  sha_cmd_o = ShaInit;  issuing = 1'b1;  feed_start = 1'b1;
+            cstep_d = CPassA;
+            rd_adr_d = copn ? src_q + 32'd16 : src_q;  in_left_d = copn ? mlen : len_q;
+          end
+          CLast, CPassA, CPassB: begin
+            // the pass: blocks in from RAM, through AES (not SEAL's plaintext into the HMAC), out to
+            // the padding length (CLast), the HMAC input (CPassA) or RAM (CPassB)
+            if (have_in_q && !pend_out_q && (cstep_q == CPassA && !copn ? feed_ready : aes_cmd_ready_i)) begin
+              if (cstep_q == CPassA && !copn) begin
+                feed_push = 1'b1;
+              end else begin
+                aes_cmd_valid_o = 1'b1;  aes_cmd_o = AesData;  aes_bytes_o = 5'd16;  issuing = 1'b1;
+                pend_out_d = 1'b1;  wbytes_d = 6'd16;
+              end
+              have_in_d = 1'b0;
+            end else if (!have_in_q && in_left_q != 0) begin
+              chunk_d = in_left_q >= 32'd16 ? 7'd16 : {2'b0, in_left_q[4:0]};
+              in_left_d = in_left_q - {25'd0, chunk_d};
+              rd_adr_d = rd_adr_q + {25'd0, chunk_d};
+              roff_d = rd_adr_q[1:0];
+              bst_st = SRead;  bst_adr = rd_adr_q;  bst_n = chunk_d;
+            end else if (pend_out_q && aes_out_valid_i) begin
+              if (cstep_q == CPassB) begin
+                wsrc_d = SrcDout;  woff_d = wr_adr_q[1:0];
+                bst_st = SWrite;  bst_adr = wr_adr_q;  bst_n = 7'd16;
+              end else if (cstep_q == CLast || feed_ready) begin
+                if (cstep_q == CLast) pad_d = aes_dout_i[7:0];
+                feed_push = cstep_q == CPassA;
+                aes_out_pop_o = 1'b1;  pend_out_d = 1'b0;
+              end
+            end else if (!have_in_q && in_left_q == 0 && !pend_out_q && (cstep_q != CPassA || feed_done)) begin
+              if (cstep_q == CLast) cstep_d = CIv;
+              else if (cstep_q == CPassA) cstep_d = COuter;
+              else begin
+                state_d = SDrain;
+                mac_fail = copn && !ok_q;                                // (the same cycles as a success)
+              end
+            end
+          end
+          COuter: if (sha_cmd_ready_i) begin                             // the outer hash
+            sha_cmd_valid_o = 1'b1;  sha_cmd_o = ShaOuter;  issuing = 1'b1;  state_d = SFinWait;
+            cstep_d = copn ? CCheck : SMac;
+          end
+          CCheck: begin                                                  // the verdict, not yet told
+            ok_d = feed_pad_ok && sha_digest_i == feed_mac;
+            rec_len_d = feed_pad_ok && sha_digest_i == feed_mac ? feed_len : '0;
+            cstep_d = CInitB;
+          end
+          SMac, SPad, SHdr: begin                                        // MAC, padding, header out
+            wsrc_d  = cstep_q == SMac ? SrcDigest : cstep_q == SPad ? SrcPad : SrcHdr;
+            bst_adr = cstep_q == SMac ? src_q + len_q : cstep_q == SPad ? src_q + len_q + 32'd32 : dst_q;
+            wbytes_d = cstep_q == SMac ? 6'd32 : cstep_q == SPad ? 6'(spad) + 6'd1 : {1'b0, hl};
+            woff_d = bst_adr[1:0];
+            bst_st = SWrite;  bst_n = {1'b0, wbytes_d};
+            cstep_d = cstep_q == SMac ? SPad : cstep_q == SPad ? SHdr : SIv;
+          end
+          default: begin
+            result_d = ResBadOp;  state_d = SEnd;
+          end
+        endcase
       end else if (rec && rstep_q < RData) begin
         case (rstep_q)
           RExpl, RTag: if (have_in_q) begin                              // its 8 or tl bytes read
@@ -592,6 +732,12 @@ module dma_core #(
       default: state_d = SIdle;
     endcase
 
+    // OPEN_CBC, SEAL_CBC: the HMAC input's blocks to the SHA engine as they are ready, whatever the
+    // bus is doing
+    if (cbc && running && cstep_q == CPassA && feed_valid && sha_cmd_ready_i) begin
+      sha_cmd_valid_o = 1'b1;  sha_cmd_o = feed_keep ? ShaKeep : ShaBlock;  feed_pop = 1'b1;  issuing = 1'b1;
+    end
+
     // Starting a burst: its first word's address, its last word, read or write.
     if (bst_st != SIdle) begin
       state_d = bst_st;  widx_d = '0;  wlast_d = last_word(bst_adr[1:0], bst_n);
@@ -607,7 +753,7 @@ module dma_core #(
       rd_adr_q <= '0;  wr_adr_q <= '0;  in_left_q <= '0;  out_left_q <= '0;
       chunk_q <= '0;  chunk_fin_q <= 1'b0;  wbytes_q <= '0;  woff_q <= '0;  wsrc_q <= SrcDout;
       have_in_q <= 1'b0;  pend_out_q <= 1'b0;  held_q <= 1'b0;  no_out_q <= 1'b0;  issued_q <= 1'b0;  init_q <= 1'b0;
-      rsm_q <= 1'b0;
+      rsm_q <= 1'b0;  cstep_q <= CIvLast;  pad_q <= '0;  ok_q <= 1'b0;  rec_len_q <= '0;
       quiet_q <= 1'b0;  eng_err_q <= 1'b0;  abort_q <= 1'b0;  ip_res_q <= '0;  result_q <= '0;
       cyc_q <= 1'b0;  we_q <= 1'b0;  adr_q <= '0;
       done_o <= 1'b0;  error_o <= 1'b0;
@@ -618,7 +764,7 @@ module dma_core #(
       rd_adr_q <= rd_adr_d;  wr_adr_q <= wr_adr_d;  in_left_q <= in_left_d;  out_left_q <= out_left_d;
       chunk_q <= chunk_d;  chunk_fin_q <= chunk_fin_d;  wbytes_q <= wbytes_d;  woff_q <= woff_d;  wsrc_q <= wsrc_d;
       have_in_q <= have_in_d;  pend_out_q <= pend_out_d;  held_q <= held_d;  no_out_q <= no_out_d;  issued_q <= issued_d;
-      init_q <= init_d;  rsm_q <= rsm_d;  quiet_q <= !ip_busy && !issuing;  result_q <= result_d;
+      init_q <= init_d;  rsm_q <= rsm_d;  cstep_q <= cstep_d;  pad_q <= pad_d;  ok_q <= ok_d;  rec_len_q <= rec_len_d;  quiet_q <= !ip_busy && !issuing;  result_q <= result_d;
       cyc_q <= cyc_d;  we_q <= we_d;  adr_q <= adr_d;
       done_o <= done_d;  error_o <= error_d;
       // the descriptor's words as they arrive
@@ -644,9 +790,13 @@ module dma_core #(
         eng_err_q <= 1'b0;  ip_res_q <= '0;  abort_q <= 1'b0;
       end else if (running && ((is_aes && aes_done_i && aes_status_i != 4'd0) ||
                                (is_pk && pk_done_i && pk_status_i != 4'd0) ||
-                               (op == OpSha && sha_done_i && sha_status_i != 3'd0))) begin
+                               ((op == OpSha || cbc) && sha_done_i && sha_status_i != 3'd0))) begin
         eng_err_q <= 1'b1;
-        ip_res_q  <= is_aes ? aes_status_i : is_pk ? pk_status_i : {1'b0, sha_status_i};
+        ip_res_q  <= (is_aes && aes_done_i && aes_status_i != 4'd0) ? aes_status_i : is_pk ? pk_status_i :
+                     {1'b0, sha_status_i};
+      end else if (mac_fail) begin                                      // OPEN_CBC refused: as a tag
+        eng_err_q <= 1'b1;
+        ip_res_q  <= 4'd1;                                               // (AES's TAG_FAIL)
       end
       if (abort_i && state_q != SIdle) abort_q <= 1'b1;
       else if (state_q == SEnd) abort_q <= 1'b0;
@@ -664,15 +814,25 @@ module dma_core #(
   assign ip_result_o = ip_res_q;
   assign cur_desc_o  = desc_q;
   assign aes_own_o   = running && is_aes;
-  assign aes_rec_o   = running && rec;
-  assign aes_mode_o  = ccm ? ModeCcm : ModeGcm;
-  assign aes_dec_o   = opn;
+  assign aes_rec_o   = running && (rec || cbc);
+  assign aes_mode_o  = cbc ? ModeCbc : ccm ? ModeCcm : ModeGcm;
+  assign aes_dec_o   = opn || copn;
   assign aes_tag_len_o = tl;
   assign aes_slot_o  = ctrl_q[5:4];
   assign aes_tag_in_o = tag_q;
-  assign sha_own_o   = running && op == OpSha;
+  assign sha_own_o   = running && (op == OpSha || cbc);
+  assign sha_hmac_o  = running && cbc;
+  assign rec_len_o   = rec_len_q;
   assign pk_own_o    = running && is_pk;
   assign pk_slot_o   = ctrl_q[12:8];
+
+  dma_cbcmac u_cbcmac (
+    .clk_i, .rst_ni, .start_i(feed_start), .wipe_i(state_q == SEnd), .open_i(copn),
+    .hdr_i({seq_q, tv_q[7:0], tv_q[23:8]}), .n_i(copn ? mlen[14:0] : len_q[14:0]), .pad_i(pad_q),
+    .in_valid_i(feed_push), .in_i(feed_in), .in_ready_o(feed_ready),
+    .blk_valid_o(feed_valid), .blk_o(feed_blk), .blk_keep_o(feed_keep), .blk_pop_i(feed_pop), .done_o(feed_done),
+    .len_o(feed_len), .pad_ok_o(feed_pad_ok), .mac_o(feed_mac)
+  );
 
 endmodule
 

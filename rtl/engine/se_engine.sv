@@ -73,7 +73,7 @@ module se_engine #(
   logic [4:0]   aes_tag_len;
   logic [1:0]   aes_slot;
   logic [127:0] aes_iv, aes_tag_in;
-  logic         sha_own, sha_cmd_valid, sha_cmd_ready, sha_busy, sha_done;
+  logic         sha_own, sha_hmac, sha_cmd_valid, sha_cmd_ready, sha_busy, sha_done;
   logic [2:0]   sha_cmd, sha_status;
   logic [6:0]   sha_bytes;
   logic [511:0] sha_din;
@@ -93,7 +93,7 @@ module se_engine #(
   sha_wb u_sha (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Sha +: ReqBits]), .wb_o(s_rsp[RspBits*Sha +: RspBits]),
     .irq_o(irq[1]), .busy_o(busy_o[1]),
-    .dma_own_i(sha_own), .dma_cmd_valid_i(sha_cmd_valid), .dma_cmd_i(sha_cmd), .dma_din_i(sha_din),
+    .dma_own_i(sha_own), .dma_hmac_i(sha_hmac), .dma_cmd_valid_i(sha_cmd_valid), .dma_cmd_i(sha_cmd), .dma_din_i(sha_din),
     .dma_bytes_i(sha_bytes), .cmd_ready_o(sha_cmd_ready), .eng_busy_o(sha_busy), .done_o(sha_done),
     .status_o(sha_status), .digest_o(sha_digest)
   );
@@ -136,7 +136,7 @@ module se_engine #(
     .aes_cmd_ready_i(aes_cmd_ready), .aes_out_valid_i(aes_out_valid),
     .aes_dout_i(aes_dout), .aes_out_pop_o(aes_out_pop), .aes_no_out_i(aes_no_out), .aes_held_i(aes_held), .aes_rel_i(aes_rel),
     .aes_busy_i(aes_busy), .aes_done_i(aes_done), .aes_status_i(aes_status), .aes_tag_i(aes_tag),
-    .sha_own_o(sha_own), .sha_cmd_valid_o(sha_cmd_valid), .sha_cmd_o(sha_cmd), .sha_din_o(sha_din),
+    .sha_own_o(sha_own), .sha_hmac_o(sha_hmac), .sha_cmd_valid_o(sha_cmd_valid), .sha_cmd_o(sha_cmd), .sha_din_o(sha_din),
     .sha_bytes_o(sha_bytes), .sha_cmd_ready_i(sha_cmd_ready), .sha_busy_i(sha_busy), .sha_done_i(sha_done),
     .sha_status_i(sha_status), .sha_digest_i(sha_digest),
     .pk_own_o(pk_own), .pk_cmd_valid_o(pk_cmd_valid), .pk_cmd_o(pk_cmd), .pk_slot_o(pk_slot), .num_din_o(num_din),

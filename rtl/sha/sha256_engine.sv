@@ -3,6 +3,10 @@
 // a plain SHA-256 the chaining value is readable: software can run its own SHA-256 contexts (a running
 // transcript, HMAC, a DRBG) one compression at a time on the engine. Neither is possible for an HMAC,
 // whose chaining values are the key's.
+// KEEP and OUTER end an HMAC whose length is secret in constant time (a TLS CBC record's, RFC 5246
+// 6.2.3.2, against Lucky Thirteen): the caller pads every block itself and sends as many as the longest
+// message needs, KEEP for the one the message really ends in (the chaining value after it is kept) and
+// BLOCK for the others, which take the same cycles; OUTER then runs the outer hash over the kept value.
 `default_nettype none
 
 module sha256_engine (
@@ -10,7 +14,7 @@ module sha256_engine (
   input  wire logic         rst_ni,
   input  wire logic         hmac_i,       // sampled with INIT: 0 SHA-256, 1 HMAC with the held key
   input  wire logic         cmd_valid_i,
-  input  wire logic [2:0]   cmd_i,        // 1 INIT, 2 BLOCK, 3 FINAL, 4 KEY, 5 RESUME
+  input  wire logic [2:0]   cmd_i,        // 1 INIT, 2 BLOCK, 3 FINAL, 4 KEY, 5 RESUME, 6 KEEP, 7 OUTER
   input  wire logic [511:0] din_i,        // byte 0 in [511:504]
   input  wire logic [6:0]   din_bytes_i,  // FINAL: 0..63 message bytes in din_i
   output logic              cmd_ready_o,
@@ -28,6 +32,8 @@ module sha256_engine (
   localparam logic [2:0] CmdFinal = 3'd3;
   localparam logic [2:0] CmdKey   = 3'd4;
   localparam logic [2:0] CmdResume = 3'd5;  // din_i: chaining value [511:256], blocks hashed so far [255:192]
+  localparam logic [2:0] CmdKeep  = 3'd6;  // a BLOCK whose resulting chaining value is kept
+  localparam logic [2:0] CmdOuter = 3'd7;  // an HMAC's outer hash over the kept value; din_i unused
 
   localparam logic [2:0] StOk        = 3'd0;
   localparam logic [2:0] StBadSeq    = 3'd4;
@@ -61,6 +67,9 @@ module sha256_engine (
   logic [54:0]  cnt_q, cnt_d;            // 64-byte blocks hashed so far (an HMAC counts the key block)
   logic [5:0]   nb_q, nb_d;              // FINAL's byte count, for the length-only block
   logic [255:0] ipad_q, opad_q;          // chaining states after K^ipad, K^opad
+  logic         keep_q, keep_d;          // the BLOCK compressing is a KEEP
+  logic [255:0] kept_q;                  // the chaining value after the last KEEP
+  logic         kept_we, kept_clr, okept; // ... taken, wiped; OUTER hashes it
   logic         ipad_we, opad_we;
   logic         done_d, done_q;
   logic [2:0]   status_d, status_q;
@@ -87,7 +96,7 @@ module sha256_engine (
   endfunction
 
   always_ff @(posedge clk_i) begin
-    if (accept)       blk_q <= din_i & keep_mask(cmd_i == CmdFinal, din_bytes_i);
+    if (accept)       blk_q <= cmd_i == CmdOuter ? '0 : din_i & keep_mask(cmd_i == CmdFinal, din_bytes_i);
     else if (blk_clr) blk_q <= '0;
   end
 
@@ -105,9 +114,9 @@ module sha256_engine (
 
   // ---- sequencer ---------------------------------------------------------------------------
   wire logic fin_len_ok = (pbytes_q < 7'd64);
-  // A BLOCK or a well-formed FINAL may start as the previous BLOCK ends (65 cycles per block);
+  // A BLOCK, a KEEP or a well-formed FINAL may start as the previous BLOCK ends (65 cycles per block);
   // anything else waits for an idle cycle so two commands never finish in the same cycle.
-  wire logic chain_ok   = pcmd_q == CmdBlock || (pcmd_q == CmdFinal && fin_len_ok);
+  wire logic chain_ok   = pcmd_q == CmdBlock || pcmd_q == CmdKeep || (pcmd_q == CmdFinal && fin_len_ok);
   wire logic take       = pend_q && core_ready &&
                           (ph_q == PhIdle || (ph_q == PhBlk && chain_ok));
 
@@ -137,11 +146,16 @@ module sha256_engine (
     len_en     = 1'b0;
     outer      = 1'b0;
     blk_clr    = 1'b0;
+    keep_d     = keep_q;
+    kept_we    = 1'b0;
+    kept_clr   = 1'b0;
+    okept      = 1'b0;
 
     // A compression has ended: finish the command or start its next block.
     if (core_ready) begin
       unique case (ph_q)
         PhBlk: begin
+          kept_we  = keep_q;
           done_d   = 1'b1;
           status_d = StOk;
           ph_d     = PhIdle;
@@ -166,6 +180,7 @@ module sha256_engine (
           end
         end
         PhOut: begin
+          kept_clr = 1'b1;
           fin_d    = 1'b1;
           done_d   = 1'b1;
           status_d = StOk;
@@ -222,7 +237,7 @@ module sha256_engine (
           status_d = StOk;
           done_d   = 1'b1;
         end
-        CmdBlock, CmdFinal: begin
+        CmdBlock, CmdKeep, CmdFinal: begin
           if (!msg_q) begin
             status_d = StBadSeq;
             done_d   = 1'b1;
@@ -235,9 +250,10 @@ module sha256_engine (
             core_load = first_q && (hm_q || res_q);
             core_next = !first_q;
             first_d   = 1'b0;
-            if (pcmd_q == CmdBlock) begin
-              cnt_d = cnt_q + 55'd1;
-              ph_d  = PhBlk;
+            if (pcmd_q != CmdFinal) begin
+              cnt_d  = cnt_q + 55'd1;
+              ph_d   = PhBlk;
+              keep_d = pcmd_q == CmdKeep;
             end else begin
               nb_d    = pbytes_q[5:0];
               mark_en = 1'b1;
@@ -263,6 +279,22 @@ module sha256_engine (
             ph_d      = PhKey1;
           end
         end
+        CmdOuter: begin
+          // Only inside an HMAC, after its blocks: the outer hash from the opad state.
+          if (!msg_q || !hm_q) begin
+            status_d = StBadSeq;
+            done_d   = 1'b1;
+          end else begin
+            core_load  = 1'b1;
+            chain_opad = 1'b1;
+            outer      = 1'b1;
+            okept      = 1'b1;
+            mark_en    = 1'b1;
+            len_en     = 1'b1;
+            msg_d      = 1'b0;
+            ph_d       = PhOut;
+          end
+        end
         default: begin
           status_d = StBadSeq;
           done_d   = 1'b1;
@@ -284,6 +316,7 @@ module sha256_engine (
       kv_q     <= 1'b0;
       cnt_q    <= '0;
       nb_q     <= '0;
+      keep_q   <= 1'b0;
       done_q   <= 1'b0;
       status_q <= StOk;
     end else begin
@@ -297,6 +330,7 @@ module sha256_engine (
       kv_q     <= kv_d;
       cnt_q    <= cnt_d;
       nb_q     <= nb_d;
+      keep_q   <= keep_d;
       done_q   <= done_d;
       status_q <= status_d;
     end
@@ -306,7 +340,10 @@ module sha256_engine (
     if (!rst_ni) begin
       ipad_q <= '0;
       opad_q <= '0;
+      kept_q <= '0;
     end else begin
+      if (kept_clr)     kept_q <= '0;
+      else if (kept_we) kept_q <= core_h;
       if (ipad_res)     ipad_q <= blk_q[511:256];
       else if (ipad_we) ipad_q <= core_h;
       if (opad_we) opad_q <= core_h;
@@ -336,7 +373,7 @@ module sha256_engine (
       len_bits = {cnt_q, (ph_q == PhIdle || ph_q == PhBlk) ? pbytes_q[5:0] : nb_q, 3'b000};
     end
     core_block = (blk_q ^ pad_x) | mark_v |
-                 {(outer ? core_h : 256'd0), 192'd0, (len_en ? len_bits : 64'd0)};
+                 {(outer ? (okept ? kept_q : core_h) : 256'd0), 192'd0, (len_en ? len_bits : 64'd0)};
   end
 
   sha256_core u_core (

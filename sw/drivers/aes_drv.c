@@ -4,6 +4,7 @@
 #include "drv_internal.h"
 #include "se/drv.h"
 #include "se/hw/aes_regs.h"
+#include "se/hw/dma_regs.h"
 
 #define BLK 16u
 
@@ -536,4 +537,70 @@ se_status se_drv_record_open(const se_aead_key *k, const se_record *r, uint8_t *
     d[2] = len != 0 ? se_hal_dma_out(body + SE_RECORD_EXPLICIT, len) : 0u;
     d[3] = (uint32_t)n;
     return reach_and_run(d, d[1] != 0 && (len == 0 || d[2] != 0));
+}
+
+/* ---- MAC-then-encrypt CBC-SHA256 records (DMA SEAL_CBC and OPEN_CBC) ------------------------- */
+
+#define CBC_KEY (SE_DRV_DMA_SHA | SE_DRV_DMA_SHA_KEY)
+
+/* Runs d: the HMAC key into the SHA engine (d[0]), the record (d[1]: CTRL's op, SRC, DST and LEN
+ * set), and an all-zero KEY after it (d[2]), as se_drv_hmac_sha256 leaves no key held. A chain
+ * that stops at the record (its check failed) is followed by that KEY alone. */
+static se_status cbc_chain(uint32_t d[3][SE_DRV_DMA_RECORD_WORDS], const se_aead_key *k, const se_record *r,
+                           const uint8_t mac_key[32], int reach)
+{
+    const uint32_t s = k->slot & (SLOTS - 1u);
+    se_status st;
+
+    if (!(se_hal_read32(SE_HAL_DMA_BASE + SE_DMA_CAPABILITIES) >> SE_DMA_CAPABILITIES_RECORD_CBC_SHIFT & 1u) ||
+        !reach || !se_drv_dma_part(d[0], CBC_KEY, mac_key, NULL, 32) || !se_drv_dma_part(d[2], CBC_KEY, NULL, NULL, 0)) {
+        se_hal_dma_sync(); /* gives back the places taken */
+        return SE_ERR_NOT_SUPPORTED;
+    }
+    if (owner[s] != k->slot)
+        slot_load(k);
+    d[1][0] |= s << SE_DRV_DMA_REC_SLOT_SHIFT | (r->dtls ? 0u : SE_DRV_DMA_REC_TLS);
+    d[1][5] = (uint32_t)(r->seq_num >> 32);
+    d[1][6] = (uint32_t)r->seq_num;
+    d[1][7] = r->type | (uint32_t)r->version << 8;
+    d[1][8] = 0;
+    st = se_drv_dma_chain(&d[0][0], SE_DRV_DMA_RECORD_WORDS, 3);
+    if (st != SE_OK && se_drv_dma_part(d[2], CBC_KEY, NULL, NULL, 0))
+        (void)se_drv_dma_chain(&d[2][0], SE_DRV_DMA_RECORD_WORDS, 1);
+    return st;
+}
+
+se_status se_drv_record_cbc_seal(const se_aead_key *k, const uint8_t mac_key[32], const se_record *r, uint8_t *rec,
+                                 size_t len)
+{
+    uint32_t d[3][SE_DRV_DMA_RECORD_WORDS];
+    const uint32_t hl = r->dtls ? 13u : 5u;
+
+    if (len > SE_RECORD_MAX_PLAINTEXT)
+        return SE_ERR_BAD_LENGTH;
+    /* one region, the whole record: the IV and the plaintext are read where they lie */
+    d[1][0] = SE_DRV_DMA_SEAL_CBC;
+    d[1][2] = se_hal_dma_out(rec, hl + SE_RECORD_CBC_BODY(len));
+    d[1][1] = d[1][2] + hl + 16u;
+    d[1][3] = (uint32_t)len;
+    return cbc_chain(d, k, r, mac_key, d[1][2] != 0);
+}
+
+se_status se_drv_record_cbc_open(const se_aead_key *k, const uint8_t mac_key[32], const se_record *r, uint8_t *body,
+                                 size_t n, size_t *len)
+{
+    uint32_t d[3][SE_DRV_DMA_RECORD_WORDS];
+    se_status st;
+
+    *len = 0;
+    if (n < 64u || n % 16u != 0 || n > 16u + SE_RECORD_MAX_PLAINTEXT + 2048u)
+        return SE_ERR_BAD_LENGTH;
+    d[1][0] = SE_DRV_DMA_OPEN_CBC; /* in place: the plaintext over the ciphertext */
+    d[1][1] = se_hal_dma_out(body, n);
+    d[1][2] = d[1][1] + 16u;
+    d[1][3] = (uint32_t)n;
+    st = cbc_chain(d, k, r, mac_key, d[1][1] != 0);
+    if (st == SE_OK)
+        *len = se_hal_read32(SE_HAL_DMA_BASE + SE_DMA_REC_LEN);
+    return st;
 }

@@ -105,6 +105,10 @@ static inline se_status se_drv_sleep_until_idle(uint32_t status, uint32_t busy, 
 #define SE_DRV_DMA_REC_TLS (1u << 6)
 #define SE_DRV_DMA_REC_CCM (1u << 7)
 #define SE_DRV_DMA_REC_TAG8 (1u << 8)
+/* SEAL_CBC and OPEN_CBC (a MAC-then-encrypt CBC-SHA256 record, DMA 0.3): the same nine words, the
+ * salt unused; CTRL holds the key slot and TLS. */
+#define SE_DRV_DMA_SEAL_CBC 9u
+#define SE_DRV_DMA_OPEN_CBC 10u
 
 /* Fills one descriptor: op over n bytes from src to dst (either NULL: none); 0 if the DMA cannot
  * reach one of them (the regions already taken go back with se_hal_dma_sync). */

@@ -18,10 +18,7 @@ static se_status aead_init(const se_tls *t, se_tls_rec *client, se_tls_rec *serv
 /* The record's fields as the crypto API takes them. */
 static void record_of(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, se_record *x)
 {
-    x->seq_num = sn;
-    x->version = is_dtls(t) ? DTLS_VERSION : TLS_VERSION;
-    x->type = type;
-    x->dtls = (uint8_t)is_dtls(t);
+    tls_record_fields(t, type, sn, x);
     x->tag_len = (uint8_t)(r->cls->overhead - 8u);
     memcpy(x->salt, r->iv, 4);
 }

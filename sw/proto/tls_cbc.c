@@ -1,5 +1,8 @@
 /* Record protection of the CBC-SHA256 suite: MAC-then-encrypt (RFC 5246 6.2.3.2) and
- * encrypt-then-MAC (RFC 7366), the code sensitive to padding oracles, in one place.
+ * encrypt-then-MAC (RFC 7366), the code sensitive to padding oracles, in one place. A backend with
+ * record commands for MAC-then-encrypt (se/backend.h's cbc_record_seal/open: the engine's DMA
+ * SEAL_CBC and OPEN_CBC, which check in constant time in hardware) protects each such record in
+ * one call; on the others, and where the engine cannot reach a buffer, the code below does.
  *
  * MAC-then-encrypt's check of a decrypted record runs in constant time: against the padding oracle and its timing variant (Lucky Thirteen, AlFardan and Paterson
  * 2013). The padding length decides how many bytes the HMAC covers, so a plain HMAC over them
@@ -154,15 +157,30 @@ int se_tls_cbc_check(const uint8_t key[MAC_LEN], const uint8_t hdr[11], const ui
 }
 
 /* ---- the record classes ------------------------------------------------------------------ */
-/* The key block: client MAC key, server MAC key, client AES key, server AES key. */
+/* The key block: client MAC key, server MAC key, client AES key, server AES key. The AES keys: the
+ * backend's keyed context where it has record commands (the engine's key slot), else the key as
+ * it is, for aes_crypt. */
+static se_status cbc_key(const se_backend *be, se_tls_rec *r, const uint8_t *key)
+{
+    return be->cbc_record_seal != NULL ? be->aead_key(&r->k.cbc.aes, SE_AEAD_CBC, key, 16)
+                                       : se_aead_key_raw(&r->k.cbc.aes, SE_AEAD_CBC, key, 16);
+}
+
 static se_status cbc_init(const se_tls *t, se_tls_rec *client, se_tls_rec *server, const uint8_t *kb)
 {
-    (void)t;
+    se_status st;
+
     memcpy(client->k.cbc.mac, kb, MAC_LEN);
     memcpy(server->k.cbc.mac, kb + MAC_LEN, MAC_LEN);
-    memcpy(client->k.cbc.key, kb + 2 * MAC_LEN, 16);
-    memcpy(server->k.cbc.key, kb + 2 * MAC_LEN + 16, 16);
-    return SE_OK;
+    st = cbc_key(t->cfg->crypto, client, kb + 2 * MAC_LEN);
+    return st == SE_OK ? cbc_key(t->cfg->crypto, server, kb + 2 * MAC_LEN + 16) : st;
+}
+
+/* The backend ends the keyed context (the engine wipes its key slot). */
+static void cbc_end(const se_tls *t, se_tls_rec *r)
+{
+    if (t->cfg->crypto->cbc_record_seal != NULL)
+        t->cfg->crypto->aead_wipe(&r->k.cbc.aes);
 }
 
 /* MAC over pseudo-header || plaintext: the header goes just before the plaintext, in the space
@@ -174,8 +192,18 @@ static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t
     uint8_t *body = rec + se_tls_hdr_len(t), *pt = body + 16;
     size_t pad = 15 - (len + MAC_LEN) % 16;
     se_status st;
+    se_record x;
 
     memmove(pt, src, len); /* CBC pads and encrypts in place */
+    *n = 16 + len + MAC_LEN + pad + 1;
+    if (be->cbc_record_seal != NULL) { /* the engine: IV first, then one record command */
+        tls_record_fields(t, type, sn, &x);
+        st = se_hmac_drbg_generate(t->cfg->rng, body, 16, NULL, 0);
+        if (st == SE_OK)
+            st = be->cbc_record_seal(&r->k.cbc.aes, r->k.cbc.mac, &x, rec, len);
+        if (st != SE_ERR_NOT_SUPPORTED)
+            return st;
+    }
     se_tls_pseudo_header(t, body + 3, sn, type, len);
     st = be->hmac_sha256(r->k.cbc.mac, MAC_LEN, body + 3, HDR_LEN + len, pt + len);
     if (st == SE_OK)
@@ -183,9 +211,8 @@ static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t
     if (st != SE_OK)
         return st;
     memset(pt + len + MAC_LEN, (int)pad, pad + 1);
-    *n = 16 + len + MAC_LEN + pad + 1;
     se_tls_put_header(t, rec, type, sn, *n); /* (after the MAC input that shared its place) */
-    return be->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.key, 16, body, pt, *n - 16, pt);
+    return be->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.aes.u.raw, 16, body, pt, *n - 16, pt);
 }
 
 /* Decrypts, then padding and MAC in constant time (se_tls_cbc_check): the MAC input's length comes
@@ -193,12 +220,21 @@ static se_status mte_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t
 static se_status mte_open(const se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t sn, uint8_t *body,
                           size_t n, size_t *pt_len)
 {
+    const se_backend *be = t->cfg->crypto;
     uint8_t ph[HDR_LEN], *p = body + 16;
     size_t clen = n - 16;
+    se_record x;
+    se_status st;
 
     if (n < 16 + 48 || clen % 16 != 0)
         return SE_ERR_BAD_TAG;
-    if (t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 1, r->k.cbc.key, 16, body, p, clen, p) != SE_OK)
+    if (be->cbc_record_open != NULL) { /* the engine: one record command, constant time in hardware */
+        tls_record_fields(t, type, sn, &x);
+        st = be->cbc_record_open(&r->k.cbc.aes, r->k.cbc.mac, &x, body, n, pt_len);
+        if (st != SE_ERR_NOT_SUPPORTED)
+            return st == SE_OK ? SE_OK : SE_ERR_BAD_TAG;
+    }
+    if (be->aes_crypt(SE_AES_MODE_CBC, 1, r->k.cbc.aes.u.raw, 16, body, p, clen, p) != SE_OK)
         return SE_ERR_BAD_TAG;
     se_tls_pseudo_header(t, ph, sn, type, 0);
     return se_tls_cbc_check(r->k.cbc.mac, ph, p, clen, pt_len) ? SE_OK : SE_ERR_BAD_TAG;
@@ -231,7 +267,7 @@ static se_status etm_seal(se_tls *t, const se_tls_rec *r, uint8_t type, uint64_t
     memmove(pt, src, len); /* CBC pads and encrypts in place */
     memset(pt + len, (int)pad, pad + 1);
     if (st == SE_OK)
-        st = t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.key, 16, body, pt, clen, pt);
+        st = t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 0, r->k.cbc.aes.u.raw, 16, body, pt, clen, pt);
     if (st != SE_OK)
         return st;
     etm_mac(t, r->k.cbc.mac, sn, type, body, 16 + clen, pt + clen);
@@ -251,7 +287,7 @@ static se_status etm_open(const se_tls *t, const se_tls_rec *r, uint8_t type, ui
     etm_mac(t, r->k.cbc.mac, sn, type, body, 16 + clen, mac);
     if (!se_ct_equal(mac, body + 16 + clen, MAC_LEN))
         return SE_ERR_BAD_TAG;
-    if (t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 1, r->k.cbc.key, 16, body, p, clen, p) != SE_OK)
+    if (t->cfg->crypto->aes_crypt(SE_AES_MODE_CBC, 1, r->k.cbc.aes.u.raw, 16, body, p, clen, p) != SE_OK)
         return SE_ERR_BAD_TAG;
     pad = p[clen - 1];
     if (pad + 1 > clen)
@@ -266,10 +302,10 @@ static se_status etm_open(const se_tls *t, const se_tls_rec *r, uint8_t type, ui
 /* Both grow a record by the IV, the MAC and up to a block of padding. */
 const se_tls_rec_class se_tls_rec_cbc = {
     .mac_len = MAC_LEN, .explicit_len = 16, .overhead = 16 + MAC_LEN + 16,
-    .init = cbc_init, .seal = mte_seal, .open = mte_open,
+    .init = cbc_init, .seal = mte_seal, .open = mte_open, .end = cbc_end,
 };
 
 const se_tls_rec_class se_tls_rec_cbc_etm = {
     .mac_len = MAC_LEN, .explicit_len = 16, .overhead = 16 + MAC_LEN + 16,
-    .init = cbc_init, .seal = etm_seal, .open = etm_open,
+    .init = cbc_init, .seal = etm_seal, .open = etm_open, .end = cbc_end,
 };

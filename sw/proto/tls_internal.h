@@ -218,6 +218,15 @@ int se_tls_cbc_check(const uint8_t key[32], const uint8_t hdr[11], const uint8_t
 void se_tls_cbc_hmac(const uint8_t key[32], const uint8_t hdr[11], const uint8_t *p, size_t clen,
                   uint32_t plen, uint8_t mac[32]);
 
+/* The fields of a record the crypto API takes (se/aes.h's se_record) but the AEAD ones (tag_len, salt). */
+static inline void tls_record_fields(const se_tls *t, uint8_t type, uint64_t sn, se_record *x)
+{
+    x->seq_num = sn;
+    x->version = is_dtls(t) ? DTLS_VERSION : TLS_VERSION;
+    x->type = type;
+    x->dtls = (uint8_t)is_dtls(t);
+}
+
 static inline int tls_is_cbc(uint16_t suite)
 {
     return TLS_CBC && suite == SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256;

@@ -27,7 +27,7 @@ from test_engine_wb import AES, GF2M, PK, SHA, TB, A, G, P, S, field, get, regma
 DMA = memmap("rtl/engine/memmap.toml")["dma"][0]
 D = regmap("dma")
 # The descriptor's ops and flags (rtl/dma/README.md, dma_core.sv's header)
-AES_AAD, AES_DATA, AES_FINAL, SHA_OP, SEAL, OPEN = 1, 2, 3, 4, 5, 6
+AES_AAD, AES_DATA, AES_FINAL, SHA_OP, SEAL, OPEN, SEAL_CBC, OPEN_CBC = 1, 2, 3, 4, 5, 6, 9, 10
 SHA_INIT, SHA_FINAL, SHA_KEY, SHA_RESUME = 1 << 8, 1 << 9, 1 << 10, 1 << 11
 SHA256_IV = (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19)
 REC_TLS, REC_CCM, REC_TAG8 = 1 << 6, 1 << 7, 1 << 8   # SEAL/OPEN flags; the key slot in [5:4]
@@ -162,6 +162,19 @@ class Bench(TB):
                 name = {v: k for k, v in RESULT.items()}[get(D, "STATUS", "RESULT", st)]
                 return name, get(D, "STATUS", "IP_RESULT", st), await self.read(DMA + D["CUR_DESC"][0])
         raise AssertionError("the DMA never finished")
+
+    async def timed(self, first):
+        """Runs the chain at `first` (with INTR_ENABLE set): the cycles from CMD START to the
+        interrupt, which it then clears."""
+        await self.write(DMA + D["DESC"][0], first)
+        await self.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
+        n = 0
+        while not self.dut.irq_o.value:
+            await RisingEdge(self.dut.clk_i)
+            n += 1
+            assert n < 100000
+        await self.write(DMA + D["INTR_STATE"][0], 0b11)
+        return n
 
     async def ok(self, first):
         res = await self.run(first)
@@ -466,7 +479,7 @@ async def record_errors(dut):
     n = len(pt)
     cases = [
         ("BAD_OP", (SEAL | ctrl | 1 << 9, src, dst, n, *f)), ("BAD_OP", (OPEN | ctrl | 1 << 10, src, dst, n, *f)),
-        ("BAD_OP", (SEAL | ctrl, src, dst, n, sn, 23 | 1 << 24, DTLS12, salt)), ("BAD_OP", (9, src, dst, n)), ("BAD_OP", (15, src, dst, n)),
+        ("BAD_OP", (SEAL | ctrl, src, dst, n, sn, 23 | 1 << 24, DTLS12, salt)), ("BAD_OP", (11, src, dst, n)), ("BAD_OP", (15, src, dst, n)),
         ("BAD_LEN", (SEAL | ctrl, src, dst, 16385, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 15, *f)),
         ("BAD_LEN", (OPEN | rec_ctrl(0, 2), src, dst, 8 + 15, *f)), ("BAD_LEN", (OPEN | ctrl, src, dst, 8 + 8 + 16385, *f)),
         ("BAD_ADDR", (SEAL | ctrl, src, end - n - 20, n, *f)), ("BAD_ADDR", (SEAL | ctrl, base - 4, dst, n, *f)),
@@ -493,6 +506,178 @@ async def record_errors(dut):
     assert tb.ram.read(out, n) == pt
 
 
+def cbc_record(key, mac_key, iv, sn, typ, ver, pt, tls=False, pad=None, bad_pad=False):
+    """A MAC-then-encrypt TLS 1.2 / DTLS 1.2 CBC-SHA256 record as RFC 5246 6.2.3.2 builds it, by hmac
+    and `cryptography`: HMAC-SHA256 over seq_num || type || version || length || plaintext, then
+    padding (`pad` + 1 bytes of value `pad`: the shortest by default, any up to 255 allowed; with
+    bad_pad its first byte wrong), CBC under `iv`, and the header before IV || ciphertext."""
+    mac = hmac.new(mac_key, sn.to_bytes(8, "big") + bytes([typ]) + ver.to_bytes(2, "big") +
+                   len(pt).to_bytes(2, "big") + pt, hashlib.sha256).digest()
+    pad = 15 - (len(pt) + 32) % 16 if pad is None else pad
+    padding = bytearray([pad] * (pad + 1))
+    if bad_pad:
+        padding[0] ^= 0x40
+    enc = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+    body = iv + enc.update(pt + mac + bytes(padding)) + enc.finalize()
+    return bytes([typ]) + ver.to_bytes(2, "big") + (b"" if tls else sn.to_bytes(8, "big")) + \
+        len(body).to_bytes(2, "big") + body
+
+
+NO_SALT = bytes(4)
+
+
+@cocotb.test()
+async def cbc_records(dut):
+    """SEAL_CBC and OPEN_CBC: MAC-then-encrypt CBC-SHA256 records from a key slot and the SHA engine's
+    held HMAC key (a SHA KEY descriptor first in the chain), DTLS and TLS headers, 0 to 300 bytes, at
+    every byte offset, under random bus stalls and CPU traffic. Sealed in place and compared with
+    cbc_record() above; then opened in place and to a buffer apart, REC_LEN the plaintext's length;
+    records with every padding a sender may choose (up to 255 bytes) open too."""
+    tb = Bench(dut, seed_of() + 111)
+    await tb.start()
+
+    rng = tb.rng
+    key, mac_key = rng.randbytes(16), rng.randbytes(32)
+    await tb.slot_load(1, key)
+    ka = tb.put(mac_key, 1)
+    hkey = (SHA_OP | SHA_KEY, ka, 0, 32)
+    for i, (tls, n) in enumerate(((False, 0), (True, 1), (False, 15), (True, 16), (False, 17), (True, 100),
+                                  (False, 300), (True, 47))):
+        sn, typ = rng.getrandbits(64), rng.choice((20, 21, 22, 23))
+        ver, hl = (TLS12, 5) if tls else (DTLS12, 13)
+        pt, iv = rng.randbytes(n), rng.randbytes(16)
+        want = cbc_record(key, mac_key, iv, sn, typ, ver, pt, tls)
+        ctrl = SEAL_CBC | 1 << 4 | (REC_TLS if tls else 0)
+        rec = tb.alloc(len(want) + 8) + i % 4
+        tb.ram.load(rec + hl, iv + pt)
+        around = tb.ram.read(rec - 1, 1) + tb.ram.read(rec + len(want), 1)
+        await tb.ok(tb.chain(hkey, (ctrl, rec + hl + 16, rec, n, sn, typ, ver, NO_SALT)))
+        what = f"{'TLS' if tls else 'DTLS'} CBC record of {n} bytes"
+        assert tb.ram.read(rec, len(want)) == want, f"SEAL_CBC of a {what}"
+        assert tb.ram.read(rec - 1, 1) + tb.ram.read(rec + len(want), 1) == around
+        assert await tb.read(DMA + D["REC_LEN"][0]) == len(want)
+        # OPEN_CBC in place (the plaintext where the ciphertext was), and to a buffer apart
+        octrl = OPEN_CBC | 1 << 4 | (REC_TLS if tls else 0)
+        body = want[hl:]
+        src, out = tb.put(body, (i + 1) % 4), tb.alloc(len(body)) + (i + 2) % 4
+        await tb.ok(tb.chain(hkey, (octrl, src, out, len(body), sn, typ, ver, NO_SALT)))
+        assert tb.ram.read(out, n) == pt, f"OPEN_CBC of a {what}"
+        assert await tb.read(DMA + D["REC_LEN"][0]) == n
+        await tb.ok(tb.chain(hkey, (octrl, rec + hl, rec + hl + 16, len(body), sn, typ, ver, NO_SALT)))
+        assert tb.ram.read(rec + hl + 16, n) == pt, f"OPEN_CBC in place of a {what}"
+    # a peer may pad with up to 255 bytes: every length the block size allows
+    for n, pad in ((10, 5), (10, 21), (200, 255), (1, 254), (64, 127)):
+        pad += (15 - (n + 32 + pad) % 16)  # (made a whole number of blocks)
+        if pad > 255:
+            pad -= 16
+        sn, pt, iv = rng.getrandbits(64), rng.randbytes(n), rng.randbytes(16)
+        body = cbc_record(key, mac_key, iv, sn, 23, DTLS12, pt, pad=pad)[13:]
+        src = tb.put(body, n % 4)
+        await tb.ok(tb.chain(hkey, (OPEN_CBC | 1 << 4, src, src + 16, len(body), sn, 23, DTLS12, NO_SALT)))
+        assert tb.ram.read(src + 16, n) == pt, f"a record of {n} bytes padded with {pad + 1}"
+        assert await tb.read(DMA + D["REC_LEN"][0]) == n
+    tb.cpu.running = False
+    tb.check_window()
+
+
+@cocotb.test()
+async def cbc_record_errors(dut):
+    """OPEN_CBC refuses a record whose MAC or padding is wrong, with the same answer for both (RESULT
+    ENGINE, TAG_FAIL), REC_LEN 0, and not one byte written; and it takes the same cycles for a good
+    record, a bad MAC and a bad padding of the same length, whatever the padding's length (Lucky
+    Thirteen). No HMAC key held: ENGINE, SHA's BAD_SEQ. Every descriptor error of SEAL_CBC and OPEN_CBC."""
+    tb = Bench(dut, seed_of() + 112)
+    base, size = await tb.start(stall=(0,), cpu=False)
+    rng = tb.rng
+    end = base + size
+    R = A["STATUS"][1]["RESULT"][2]
+    await tb.write(DMA + D["INTR_ENABLE"][0], 0b11)
+    key, mac_key, sn = rng.randbytes(16), rng.randbytes(32), rng.getrandbits(64)
+    await tb.slot_load(2, key)
+    hkey = (SHA_OP | SHA_KEY, tb.put(mac_key), 0, 32)
+    f = (sn, 23, DTLS12, NO_SALT)
+    ctrl = OPEN_CBC | 2 << 4
+
+    async def timed_open(body, fields=f):
+        """OPEN_CBC of body to a buffer apart: (RESULT, IP_RESULT, cycles START to interrupt, written)."""
+        src, out = tb.put(body), tb.alloc(len(body))
+        fill = rng.randbytes(len(body) - 16)
+        tb.ram.load(out, fill)
+        first = tb.chain(hkey, (ctrl, src, out, len(body), *fields))
+        n = await tb.timed(first)
+        st = await tb.read(DMA + D["STATUS"][0])
+        name = {v: k for k, v in RESULT.items()}[get(D, "STATUS", "RESULT", st)]
+        got = tb.ram.read(out, len(fill))
+        return name, get(D, "STATUS", "IP_RESULT", st), n, got if got != fill else None
+
+    # bodies of 16 + 1040 bytes: good ones with the shortest and the longest padding, then bad ones
+    m = 1040
+    iv = rng.randbytes(16)
+    good = [cbc_record(key, mac_key, iv, sn, 23, DTLS12, rng.randbytes(m - 33 - p), pad=p)[13:] for p in (0, 15, 255, 130)]
+    typical = good[1]
+    bad = [
+        ("a changed ciphertext byte", flip(typical, 16 + 100), f),
+        ("another seq_num", typical, (sn ^ 1, 23, DTLS12, NO_SALT)),
+        ("another type", typical, (sn, 22, DTLS12, NO_SALT)),
+        ("a bad padding byte", cbc_record(key, mac_key, iv, sn, 23, DTLS12, rng.randbytes(m - 48), pad=15, bad_pad=True)[13:], f),
+        ("a bad long padding", cbc_record(key, mac_key, iv, sn, 23, DTLS12, rng.randbytes(m - 33 - 255), pad=255, bad_pad=True)[13:], f),
+        ("a well-formed padding after no MAC",
+         iv + Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor().update(rng.randbytes(m - 232) + bytes([231]) * 232), f),
+    ]
+    cycles = set()
+    for body in good:
+        res, ip, n, got = await timed_open(body)
+        assert res == "OK" and got is not None, res
+        cycles.add(n)
+    for what, body, fields in bad:
+        res, ip, n, got = await timed_open(body, fields)
+        assert (res, ip) == ("ENGINE", R["TAG_FAIL"]), (what, res, ip)
+        assert got is None, f"{what}: plaintext reached RAM"
+        assert await tb.read(DMA + D["REC_LEN"][0]) == 0
+        cycles.add(n)
+    assert len(cycles) == 1, f"OPEN_CBC's cycles depend on the padding or the MAC: {sorted(cycles)}"
+    dut._log.info(f"OPEN_CBC of a {16 + m}-byte body: {cycles.pop()} cycles, good or bad")
+    # a padding longer than the record could hold with its MAC
+    short = iv + Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor().update(rng.randbytes(47) + bytes([20]))
+    res, ip, _, got = await timed_open(short)
+    assert (res, ip, got) == ("ENGINE", R["TAG_FAIL"], None)
+
+    # no HMAC key held: a RESUME drops it
+    chain_val = tb.alloc(32)
+    tb.ram.load(chain_val, struct.pack("<8I", *SHA256_IV))
+    blk = tb.put(bytes(64))
+    src = tb.put(typical)
+    first = tb.chain((SHA_OP | SHA_RESUME, blk, chain_val, 64), (ctrl, src, src + 16, len(typical), *f))
+    res, ip, _ = await tb.run(first)
+    assert (res, ip) == ("ENGINE", S["STATUS"][1]["RESULT"][2]["BAD_SEQ"]), (res, ip)
+    # an empty slot
+    first = tb.chain(hkey, (OPEN_CBC | 0 << 4, src, src + 16, len(typical), *f))
+    res, ip, _ = await tb.run(first)
+    assert (res, ip) == ("ENGINE", R["BAD_SLOT"]), (res, ip)
+
+    # descriptor errors: RAM untouched, the descriptor named
+    n = 100
+    rec = tb.alloc(13 + 16 + 160)
+    sctrl = SEAL_CBC | 2 << 4
+    cases = [
+        ("BAD_OP", (sctrl | 1 << 7, rec + 29, rec, n, *f)), ("BAD_OP", (ctrl | 1 << 8, src, src + 16, 1056, *f)),
+        ("BAD_OP", (sctrl, rec + 29, rec, n, sn, 23 | 1 << 24, DTLS12, NO_SALT)),
+        ("BAD_LEN", (sctrl, rec + 29, rec, 16385, *f)), ("BAD_LEN", (ctrl, src, src + 16, 48, *f)),
+        ("BAD_LEN", (ctrl, src, src + 16, 1056 - 8, *f)), ("BAD_LEN", (ctrl, src, src + 16, 16 + 16384 + 2048 + 16, *f)),
+        ("BAD_ADDR", (sctrl, end - 100 + 29, end - 100, n, *f)), ("BAD_ADDR", (sctrl, base - 0x40 + 29, base - 0x40, n, *f)),
+        ("BAD_ADDR", (ctrl, end - 64, end - 48, 80, *f)), ("BAD_ADDR", (ctrl, src, end - 40, 80, *f)),
+        ("OVERLAP", (sctrl, rec + 30, rec, n, *f)), ("OVERLAP", (sctrl | REC_TLS, rec + 29, rec, n, *f)),
+        ("OVERLAP", (ctrl, src, src + 20, 1056, *f)),
+    ]
+    for want, d in cases:
+        first = tb.chain(hkey, d)
+        before = tb.ram.read(base, size)
+        res, _, cur = await tb.run(first)
+        assert (res, cur) == (want, first + 48), f"{d}: {res}, want {want}"  # (the second descriptor)
+        assert tb.ram.read(base, size) == before, f"{d}: RAM changed"
+    tb.check_window()
+
+
 def sha256_padded(msg):
     """msg with SHA-256's padding (FIPS 180-4 5.1.1): 0x80, zeros, the 64-bit bit length."""
     return msg + b"\x80" + bytes(-(len(msg) + 9) % 64) + (8 * len(msg)).to_bytes(8, "big")
@@ -507,6 +692,7 @@ async def sha_resume(dut):
     KEY beside it (BAD_OP), a length 0 or not a multiple of 64 (BAD_LEN), an unaligned state (BAD_ADDR)."""
     tb = Bench(dut, seed_of() + 108)
     await tb.start()
+
     rng = tb.rng
     for n in (0, 1, 55, 56, 64, 300, 1000):
         msg = sha256_padded(rng.randbytes(n))
@@ -673,23 +859,13 @@ async def abort_and_busy(dut):
 async def throughput(dut):
     """Cycles of a chain from CMD START to the DONE interrupt, on a bus without stalls or CPU
     traffic (a RAM answering each access in two cycles, as the node's does): AES-128-GCM and
-    AES-128-CTR over 1 KiB, SHA-256 over 1 KiB, and SEAL and OPEN of a 1 KiB DTLS record in GCM and
-    CCM_8 from a key slot. Results checked; DMA_CYCLES_JSON writes them (make bench)."""
+    AES-128-CTR over 1 KiB, SHA-256 over 1 KiB, and SEAL and OPEN of a 1 KiB DTLS record in GCM,
+    CCM_8 and CBC-SHA256 from a key slot. Results checked; DMA_CYCLES_JSON writes them (make bench)."""
     tb = Bench(dut, seed_of() + 105)
     await tb.start(stall=(0,), cpu=False)
     rng = tb.rng
     await tb.write(DMA + D["INTR_ENABLE"][0], 0b01)
-
-    async def timed(first):
-        await tb.write(DMA + D["DESC"][0], first)
-        await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
-        n = 0
-        while not dut.irq_o.value:
-            await RisingEdge(dut.clk_i)
-            n += 1
-            assert n < 100000
-        await tb.write(DMA + D["INTR_STATE"][0], 0b11)
-        return n
+    timed = tb.timed
 
     res = {}
     key, nonce, aad, pt = rng.randbytes(16), rng.randbytes(12), rng.randbytes(16), rng.randbytes(1024)
@@ -716,6 +892,16 @@ async def throughput(dut):
         assert tb.ram.read(rec, len(want)) == want
         res[f"open_{name}_1k"] = await timed(tb.chain((OPEN | ctrl, rec + 13, out, len(want) - 13, sn, 23, DTLS12, salt)))
         assert tb.ram.read(out, 1024) == pt
+    # a MAC-then-encrypt CBC-SHA256 record of 1 KiB, the HMAC key already held
+    mac_key, iv = rng.randbytes(32), rng.randbytes(16)
+    await timed(tb.chain((SHA_OP | SHA_KEY, tb.put(mac_key), 0, 32)))
+    want = cbc_record(key, mac_key, iv, sn, 23, DTLS12, pt)
+    rec = tb.alloc(len(want))
+    tb.ram.load(rec + 13, iv + pt)
+    res["seal_cbc_1k"] = await timed(tb.chain((SEAL_CBC, rec + 29, rec, 1024, sn, 23, DTLS12, NO_SALT)))
+    assert tb.ram.read(rec, len(want)) == want
+    res["open_cbc_1k"] = await timed(tb.chain((OPEN_CBC, rec + 13, rec + 29, len(want) - 13, sn, 23, DTLS12, NO_SALT)))
+    assert tb.ram.read(rec + 29, 1024) == pt
     dut._log.info(f"DMA chains, cycles from START to DONE: {res}")
     out = os.environ.get("DMA_CYCLES_JSON")
     if out:

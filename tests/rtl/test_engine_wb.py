@@ -270,6 +270,45 @@ async def sha_little_endian_words(dut):
 
 
 @cocotb.test()
+async def sha_keep_outer(dut):
+    """KEEP and OUTER (SHA 1.3): an HMAC over a message whose length the engine is not told. The test
+    pads the message itself (FIPS 180-4 5.1.1, the key block counted) and sends as many blocks as a
+    longer message would need, KEEP for the block the message ends in and BLOCK with junk for the
+    rest; OUTER's digest is hmac's. OUTER outside an HMAC, or after a plain INIT: BAD_SEQ."""
+    tb = TB(dut, seed_of() + 6)
+    await tb.reset()
+    rng = tb.rng
+    RS = S["STATUS"][1]["RESULT"][2]
+    assert get(S, "CAPABILITIES", "KEEP_OUTER", await tb.read(SHA + S["CAPABILITIES"][0])) == 1
+    k = rng.randbytes(32)
+    await tb.write(SHA + S["CTRL"][0], 0)
+    await tb.sha_cmd("KEY", k, len(k))
+    await tb.wait_status(SHA, S, "BUSY", 0)
+    for n, blocks in ((0, 1), (55, 2), (56, 2), (100, 4), (119, 2), (200, 5)):
+        msg = rng.randbytes(n)
+        padded = msg + b"\x80" + bytes(-(n + 9) % 64) + (8 * (64 + n)).to_bytes(8, "big")
+        ends = len(padded) // 64 - 1
+        await tb.write(SHA + S["CTRL"][0], field(S, "CTRL", "HMAC", 1))
+        await tb.sha_cmd("INIT")
+        for j in range(blocks):
+            blk = padded[64 * j:64 * j + 64] if j <= ends else rng.randbytes(64)
+            await tb.sha_cmd("KEEP" if j == ends else "BLOCK", blk)
+        await tb.sha_cmd("OUTER")
+        st = await tb.wait_status(SHA, S, "BUSY", 0)
+        assert get(S, "STATUS", "RESULT", st) == 0 and get(S, "STATUS", "DIGEST_VALID", st) == 1
+        assert await tb.words(SHA + S["DIGEST"][0], 8) == hmac.new(k, msg, hashlib.sha256).digest(), n
+    await tb.sha_cmd("OUTER")
+    st = await tb.wait_status(SHA, S, "BUSY", 0)
+    assert get(S, "STATUS", "RESULT", st) == RS["BAD_SEQ"]
+    await tb.write(SHA + S["CTRL"][0], 0)
+    await tb.sha_cmd("INIT")
+    await tb.sha_cmd("KEEP", bytes(64))
+    await tb.sha_cmd("OUTER")
+    st = await tb.wait_status(SHA, S, "BUSY", 0)
+    assert get(S, "STATUS", "RESULT", st) == RS["BAD_SEQ"]
+
+
+@cocotb.test()
 async def bad_sequences(dut):
     tb = TB(dut, seed_of() + 2)
     await tb.reset()

@@ -54,6 +54,22 @@ typedef struct {
     se_status (*record_seal)(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len,
                              uint8_t *rec);
     se_status (*record_open)(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n);
+    /* One MAC-then-encrypt CBC-SHA256 record (RFC 5246 6.2.3.2; not RFC 7366's encrypt-then-MAC)
+     * under k, a context of aead_key with mode SE_AEAD_CBC (the AES key), and mac_key, the 32-byte
+     * HMAC key; r's salt and tag_len are not used. cbc_record_seal: the record at rec, whose 16-byte
+     * IV the caller has put at its body (rec + 13 for DTLS, + 5 for TLS) and the len
+     * (<= SE_RECORD_MAX_PLAINTEXT) bytes of plaintext after it: writes the header, the MAC and the
+     * padding after the plaintext, and encrypts in place; the body is SE_RECORD_CBC_BODY(len)
+     * bytes. cbc_record_open: body is IV || ciphertext, n bytes (a multiple of 16, at least 64);
+     * decrypts it in place and checks padding and MAC in constant time (Lucky Thirteen); the
+     * plaintext at body + 16, *len bytes. SE_ERR_BAD_TAG for a bad padding or MAC alike, with no
+     * plaintext written. SE_ERR_NOT_SUPPORTED when the engine cannot reach a buffer (nothing done).
+     * NULL where the DTLS/TLS stack does this itself (sw/proto/tls_cbc.c): the engine runs each as
+     * one DMA command (SEAL_CBC, OPEN_CBC, rtl/dma/README.md). */
+    se_status (*cbc_record_seal)(const se_aead_key *k, const uint8_t mac_key[32], const se_record *r, uint8_t *rec,
+                                 size_t len);
+    se_status (*cbc_record_open)(const se_aead_key *k, const uint8_t mac_key[32], const se_record *r, uint8_t *body,
+                                 size_t n, size_t *len);
     /* Makes curve c compute on this backend (sw: the library as it is; hw: the engine's pk or
      * gf2m IP). ECDH, ECDSA and key ops then run over c->ops. */
     se_status (*ec_curve)(se_ec_curve *c);

@@ -19,7 +19,9 @@
 
 /* The modes by name, for the crypto API of se/backend.h and the engine drivers (se/drv.h). */
 typedef enum { SE_AES_MODE_ECB = 0, SE_AES_MODE_CBC, SE_AES_MODE_CTR, SE_AES_MODE_OFB } se_aes_mode;
-typedef enum { SE_AEAD_GCM = 0, SE_AEAD_CCM } se_aead_mode;
+/* SE_AEAD_CBC: not an AEAD but the CBC-SHA256 suite's AES key, for the crypto API's
+ * cbc_record_seal/open (se/backend.h) alone. */
+typedef enum { SE_AEAD_GCM = 0, SE_AEAD_CCM, SE_AEAD_CBC } se_aead_mode;
 #define SE_AES_MAX_ROUNDS 14
 
 /* Expanded key: 8 bit-planes per round key, 484 bytes. Wipe with se_aes_wipe(). */
@@ -144,5 +146,8 @@ typedef struct {
 } se_record;
 #define SE_RECORD_MAX_PLAINTEXT 16384u /* 2^14 (RFC 5246 6.2.1) */
 #define SE_RECORD_EXPLICIT 8u          /* the body's explicit nonce */
+/* A MAC-then-encrypt CBC-SHA256 record's body (RFC 5246 6.2.3.2) for len bytes of plaintext: the IV,
+ * then plaintext || HMAC-SHA256 || the shortest padding, encrypted. */
+#define SE_RECORD_CBC_BODY(len) (16u + (((size_t)(len) + 48u) & ~(size_t)15))
 
 #endif

@@ -61,6 +61,15 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
  * include a plaintext longer than the engine's plaintext buffer, as for se_drv_aead_open. */
 se_status se_drv_record_seal(const se_aead_key *k, const se_record *r, const uint8_t *pt, size_t len, uint8_t *rec);
 se_status se_drv_record_open(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n);
+/* A MAC-then-encrypt CBC-SHA256 record (se/backend.h's cbc_record_seal and cbc_record_open) as one
+ * DMA chain (DMA 0.3): the HMAC key into the SHA engine, SEAL_CBC or OPEN_CBC, and the key wiped
+ * from the SHA engine after it. OPEN_CBC decrypts, checks padding and MAC in constant time, and
+ * writes the plaintext only if they check out. SE_ERR_NOT_SUPPORTED when the DMA lacks them or
+ * cannot reach a buffer (nothing done). */
+se_status se_drv_record_cbc_seal(const se_aead_key *k, const uint8_t mac_key[32], const se_record *r, uint8_t *rec,
+                                 size_t len);
+se_status se_drv_record_cbc_open(const se_aead_key *k, const uint8_t mac_key[32], const se_record *r, uint8_t *body,
+                                 size_t n, size_t *len);
 
 se_status se_drv_sha256(const uint8_t *msg, size_t len, uint8_t digest[32]);
 

@@ -27,14 +27,14 @@
 /* One direction's record protection: its suite's class (tls_internal.h: seal, open) and keys, set
  * up once per epoch from the key block. AEAD suites: a keyed context of the crypto API (the
  * library's expanded key, or the key for the engine) and the implicit nonce; CBC-SHA256: the AES
- * and HMAC keys. */
+ * key as such a context too (the key itself, or the engine's key slot), and the HMAC key. */
 typedef struct {
     const struct se_tls_rec_class *cls;
     uint8_t iv[4];
     union {
         se_aead_key aead;
         struct {
-            uint8_t key[16];
+            se_aead_key aes;
             uint8_t mac[32];
         } cbc;
     } k;
