@@ -74,7 +74,7 @@ module dma_cbcmac (
     for (int o = 0; o < 64; o++)
       if ($signed(17'(o)) < rel)       blk_o[511 - 8*o -: 8] = w_q[o];
       else if ($signed(17'(o)) == rel) blk_o[511 - 8*o -: 8] = 8'h80;
-      else if (o >= 56 && blk_keep_o) blk_o[511 - 8*o -: 8] = bits[8*(63 - o) +: 8];
+      else if (o >= 56 && blk_keep_o) blk_o[511 - 8*o -: 8] = bits[8*((63 - o) % 8) +: 8];
       else                             blk_o[511 - 8*o -: 8] = 8'h00;
   end
 
@@ -86,11 +86,11 @@ module dma_cbcmac (
   always_comb begin
     for (int b = 0; b < 16; b++) begin
       in_b[b] = in_i[127 - 8*b -: 8];
-      rot[b]  = in_i[127 - 8*((b + int'(len_q[3:0])) % 16) -: 8];
     end
-    for (int d = 0; d < 32; d++) begin
-      mac_at[d] = len_q[14:4] + (int'(len_q[3:0]) + d >= 32 ? 11'd2 : int'(len_q[3:0]) + d >= 16 ? 11'd1 : 11'd0);
-    end
+    for (int b = 0; b < 16; b++)
+      rot[b] = in_b[len_q[3:0] + 4'(b)];
+    for (int d = 0; d < 32; d++)
+      mac_at[d] = len_q[14:4] + (({7'd0, len_q[3:0]} + 11'(d)) >> 4);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

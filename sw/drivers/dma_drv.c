@@ -34,29 +34,32 @@ int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, 
 
 se_status se_drv_dma_chain(uint32_t *d, size_t words, size_t n)
 {
-    uint32_t base = se_hal_dma_in(d, n * words * sizeof *d), st;
+    /* (taken as a region the DMA may write, which it does not: the descriptors lie on the caller's
+     * stack, in RAM, so no bounce buffer is ever needed, and the node's HAL answers at once) */
+    const uint32_t stride = (uint32_t)(words * sizeof *d);
+    uint32_t base = se_hal_dma_out(d, n * stride), next = base, *w = d + 4, st;
     se_status ret;
 
-    for (size_t i = 0; i < n; i++) /* NEXT, word 4 of each */
-        d[i * words + 4] = i + 1 < n ? base + (uint32_t)((i + 1) * words * sizeof *d) : 0u;
-    wr(SE_DMA_INTR_STATE, INTR_BOTH);
+    for (size_t i = 1; i < n; i++, w += words) /* NEXT, word 4 of each: the next one, then 0 */
+        *w = next += stride;
+    *w = 0;
+    /* (INTR_STATE is clear: the last chain's interrupts were acknowledged on its way out) */
     wr(SE_DMA_INTR_ENABLE, INTR_BOTH);
     wr(SE_DMA_DESC, base);
     wr(SE_DMA_CMD, SE_DMA_CMD_OP_START << SE_DMA_CMD_OP_SHIFT);
     ret = se_drv_sleep_until_idle(SE_HAL_DMA_BASE + SE_DMA_STATUS, SE_DMA_STATUS_BUSY_MASK << SE_DMA_STATUS_BUSY_SHIFT,
                                   SE_HAL_DMA_BASE + SE_DMA_INTR_STATE, SE_HAL_DMA_BASE + SE_DMA_INTR_ENABLE,
                                   INTR_BOTH, SE_DRV_POLL_LIMIT);
-    st = rd(SE_DMA_STATUS);
-    se_hal_dma_sync();
+    st = rd(SE_DMA_STATUS) >> SE_DMA_STATUS_RESULT_SHIFT; /* RESULT, then IP_RESULT above it */
     /* (descriptors on the caller's stack are always in RAM: base 0 cannot pass the DMA's check,
      * which ends the chain in BAD_ADDR) */
     if (ret != SE_OK || se_hal_take_fault())
-        return SE_ERR_BACKEND;
-    st >>= SE_DMA_STATUS_RESULT_SHIFT; /* RESULT, then IP_RESULT above it */
-    if ((st & SE_DMA_STATUS_RESULT_MASK) == SE_DMA_STATUS_RESULT_OK)
-        return SE_OK;
-    /* ENGINE with the AES engine's TAG_FAIL (1); any other refusal is a driver's or the bus's fault */
-    return st == (SE_DMA_STATUS_RESULT_ENGINE | 1u << (SE_DMA_STATUS_IP_RESULT_SHIFT - SE_DMA_STATUS_RESULT_SHIFT))
-               ? SE_ERR_BAD_TAG
-               : SE_ERR_BACKEND;
+        ret = SE_ERR_BACKEND;
+    else if ((st & SE_DMA_STATUS_RESULT_MASK) != SE_DMA_STATUS_RESULT_OK)
+        /* ENGINE with the AES engine's TAG_FAIL (1); any other refusal is a driver's or the bus's fault */
+        ret = st == (SE_DMA_STATUS_RESULT_ENGINE | 1u << (SE_DMA_STATUS_IP_RESULT_SHIFT - SE_DMA_STATUS_RESULT_SHIFT))
+                  ? SE_ERR_BAD_TAG
+                  : SE_ERR_BACKEND;
+    se_hal_dma_sync();
+    return ret;
 }

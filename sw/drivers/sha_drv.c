@@ -126,20 +126,17 @@ static int dma_message(uint32_t d[SE_DRV_DMA_WORDS], const uint8_t *msg, size_t 
     return se_drv_dma_part(d, DMA_MSG, len != 0 ? msg : NULL, NULL, len) && (d[2] = se_hal_dma_out(out, 32)) != 0;
 }
 
-/* One message: INIT, whole blocks, FINAL with the rest (the engine pads), then the digest; by DMA
- * (the CPU asleep) where it reaches msg and out, else through the registers. */
-static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[32])
+/* One message through the registers (the DMA cannot reach msg or out). Apart from message(), so the
+ * DMA's path, the common one, saves no registers for it. */
+__attribute__((noinline)) static se_status message_pio(const uint8_t *msg, size_t len, uint8_t out[32])
 {
-    uint32_t d[1][SE_DRV_DMA_WORDS];
     size_t off = 0;
     se_status st;
 
-    wr(SE_SHA_CTRL, (uint32_t)(hmac != 0) << SE_SHA_CTRL_HMAC_SHIFT | DIN_LE);
-    if (dma_message(d[0], msg, len, out))
-        return se_drv_dma_run(d, 1);
     se_hal_dma_sync(); /* gives back the places taken */
     if (!SE_DRV_PIO)
         return SE_ERR_NOT_SUPPORTED;
+    wr(SE_SHA_ERR, 0xffffffffu); /* (finish() reads it: a command dropped) */
     if ((st = wait_status(BIT(CMD_READY), BIT(CMD_READY))) != SE_OK)
         return st;
     wr(SE_SHA_CMD, SE_SHA_CMD_OP_INIT << SE_SHA_CMD_OP_SHIFT);
@@ -150,6 +147,18 @@ static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[3
     if (st == SE_OK && (st = finish()) == SE_OK)
         se_drv_read_words(SE_HAL_SHA_BASE + SE_SHA_DIGEST(0), out, 8);
     return st;
+}
+
+/* One message: INIT, whole blocks, FINAL with the rest (the engine pads), then the digest; by DMA
+ * (the CPU asleep) where it reaches msg and out, else through the registers. */
+static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[32])
+{
+    uint32_t d[1][SE_DRV_DMA_WORDS];
+
+    wr(SE_SHA_CTRL, (uint32_t)(hmac != 0) << SE_SHA_CTRL_HMAC_SHIFT | DIN_LE);
+    if (dma_message(d[0], msg, len, out))
+        return se_drv_dma_run(d, 1);
+    return message_pio(msg, len, out);
 }
 
 se_status se_drv_sha_probe(void)
@@ -164,7 +173,6 @@ se_status se_drv_sha_probe(void)
 
 se_status se_drv_sha256(const uint8_t *msg, size_t len, uint8_t digest[32])
 {
-    wr(SE_SHA_ERR, 0xffffffffu);
     return message(0, msg, len, digest);
 }
 

@@ -32,23 +32,35 @@ uint32_t se_hal_dma_out(void *p, size_t n)
 static uint32_t bounce[64];
 static size_t bounce_used; /* words */
 
-uint32_t se_hal_dma_in(const void *p, size_t n)
+/* (apart, so a buffer already in RAM, the common case, costs the caller no stack frame) */
+__attribute__((noinline)) static uint32_t bounce_in(const void *p, size_t n)
 {
     size_t words = (n + 3) / 4;
-    uint32_t a = ram_addr(p, n);
 
-    if (a != 0 || words > sizeof bounce / 4 - bounce_used)
-        return a;
+    if (words > sizeof bounce / 4 - bounce_used)
+        return 0;
     memcpy(bounce + bounce_used, p, n);
     bounce_used += words;
     return (uint32_t)(uintptr_t)(bounce + bounce_used - words);
 }
 
+uint32_t se_hal_dma_in(const void *p, size_t n)
+{
+    uint32_t a = ram_addr(p, n);
+
+    return a != 0 ? a : bounce_in(p, n);
+}
+
+__attribute__((noinline)) static void bounce_wipe(void)
+{
+    memset(bounce, 0, bounce_used * 4); /* (what went through it may have been a key) */
+    bounce_used = 0;
+}
+
 void se_hal_dma_sync(void)
 {
-    if (bounce_used != 0) /* (what went through it may have been a key) */
-        memset(bounce, 0, bounce_used * 4);
-    bounce_used = 0;
+    if (bounce_used != 0)
+        bounce_wipe();
 }
 
 /* The driver enabled the IP's DONE interrupt before the command; its level wakes the core. */
