@@ -35,7 +35,7 @@ module aes_wb #(
   assign hw2reg.status.out_valid = out_valid;
   assign hw2reg.err.cmd_dropped  = reg2hw.cmd.wr && (!cmd_ready || dma_own_i);
   assign hw2reg.err.early_read   = |reg2hw.dout.rd && !out_valid;
-  assign hw2reg.dout             = out_valid ? dout : 128'h0;
+  assign hw2reg.dout             = out_valid && !dma_rec_i ? dout : 128'h0;  // (a record's blocks: never)
 
   // ---- key slots: a key, its length and, once a GCM INIT has computed it, its hash key H. No
   // register reads them. SLOT_CMD LOAD copies KEY0..7 and CTRL.KEYLEN in; WIPE zeroes a slot;

@@ -141,7 +141,7 @@ module dma_core #(
                          ShaKeep = 3'd6, ShaOuter = 3'd7;
   localparam logic [2:0] SrcDout = 3'd0, SrcTag = 3'd1, SrcDigest = 3'd2, SrcHdr = 3'd3, SrcState = 3'd4, SrcNum = 3'd5,
                          SrcPad = 3'd6;
-  localparam logic [31:0] MaxCbcBody = 32'd16 + 32'd16384 + 32'd2048;  // IV and 2^14 + 2048 (RFC 5246 6.2.3)
+  localparam logic [31:0] MaxCbcBody = 32'd16384 + 32'd2048;  // IV and ciphertext: 2^14 + 2048 (RFC 5246 6.2.3)
   localparam logic [31:0] MaxRecord = 32'd16384;  // a record's plaintext, 2^14 bytes (RFC 5246 6.2.1)
 
   typedef enum logic [3:0] {
@@ -391,7 +391,7 @@ module dma_core #(
           default: outb[8*k +: 8] = sha_digest_i[255 - 8*k -: 8];
         endcase
       outb = outb << {woff_q, 3'b000};
-      wr_word = outb[32*widx_q[3:0] +: 32];
+      wr_word = (copn && !ok_q) ? '0 : outb[32*widx_q[3:0] +: 32];  // OPEN_CBC refused: no plaintext on the bus
       for (int l = 0; l < 4; l++)
         wr_sel[l] = {2'b0, widx_q, 2'(l)} >= {7'd0, woff_q} && {2'b0, widx_q, 2'(l)} < {7'd0, woff_q} + {3'd0, wbytes_q} &&
                     (!copn || ok_q);  // OPEN_CBC: refused, its writes enable no byte
@@ -463,7 +463,7 @@ module dma_core #(
         end
         if (cbc) begin
           held_d = 1'b0;  no_out_d = 1'b0;  cstep_d = copn ? CIvLast : CShaInit;  ok_d = 1'b0;
-          rec_len_d = copn ? '0 : cbc_reclen[14:0];
+          rec_len_d = copn || verdict != ResOk ? '0 : cbc_reclen[14:0];
         end
         if (verdict != ResOk) begin
           result_d = verdict;  state_d = SEnd;

@@ -69,7 +69,7 @@ module sha256_engine (
   logic [255:0] ipad_q, opad_q;          // chaining states after K^ipad, K^opad
   logic         keep_q, keep_d;          // the BLOCK compressing is a KEEP
   logic [255:0] kept_q;                  // the chaining value after the last KEEP
-  logic         kept_we, kept_clr, okept; // ... taken, wiped; OUTER hashes it
+  logic         kept_we, kept_clr, okept; // ... taken, wiped (OUTER, INIT, KEY, RESUME); OUTER hashes it
   logic         ipad_we, opad_we;
   logic         done_d, done_q;
   logic [2:0]   status_d, status_q;
@@ -213,6 +213,7 @@ module sha256_engine (
           if (phmac_q && !kv_q) begin
             status_d = StBadSeq;
           end else begin
+            kept_clr = 1'b1;
             msg_d    = 1'b1;
             first_d  = 1'b1;
             hm_d     = phmac_q;
@@ -227,6 +228,7 @@ module sha256_engine (
           // A plain SHA-256 from the given chaining value. The value is kept in ipad_q, so a
           // held HMAC key is gone (KEY_VALID drops): an HMAC needs KEY again.
           ipad_res = 1'b1;
+          kept_clr = 1'b1;
           kv_d     = 1'b0;
           msg_d    = 1'b1;
           first_d  = 1'b1;
@@ -269,6 +271,7 @@ module sha256_engine (
             status_d = StBadSeq;
             done_d   = 1'b1;
           end else begin
+            kept_clr  = 1'b1;
             msg_d     = 1'b0;
             kv_d      = 1'b0;
             res_d     = 1'b0;

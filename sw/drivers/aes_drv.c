@@ -545,7 +545,9 @@ se_status se_drv_record_open(const se_aead_key *k, const se_record *r, uint8_t *
 
 /* Runs d: the HMAC key into the SHA engine (d[0]), the record (d[1]: CTRL's op, SRC, DST and LEN
  * set), and an all-zero KEY after it (d[2]), as se_drv_hmac_sha256 leaves no key held. A chain
- * that stops at the record (its check failed) is followed by that KEY alone. */
+ * that stops at the record (its check failed, or anything worse) is followed by that KEY alone,
+ * after a plain INIT of each engine: SHA's ends an HMAC the chain may have left running (which
+ * would refuse the KEY), AES's drops any output block it held. */
 static se_status cbc_chain(uint32_t d[3][SE_DRV_DMA_RECORD_WORDS], const se_aead_key *k, const se_record *r,
                            const uint8_t mac_key[32], int reach)
 {
@@ -565,8 +567,12 @@ static se_status cbc_chain(uint32_t d[3][SE_DRV_DMA_RECORD_WORDS], const se_aead
     d[1][7] = r->type | (uint32_t)r->version << 8;
     d[1][8] = 0;
     st = se_drv_dma_chain(&d[0][0], SE_DRV_DMA_RECORD_WORDS, 3);
-    if (st != SE_OK && se_drv_dma_part(d[2], CBC_KEY, NULL, NULL, 0))
-        (void)se_drv_dma_chain(&d[2][0], SE_DRV_DMA_RECORD_WORDS, 1);
+    if (st != SE_OK) {
+        se_drv_sha_end_message();
+        wipe_key();
+        if (se_drv_dma_part(d[2], CBC_KEY, NULL, NULL, 0))
+            (void)se_drv_dma_chain(&d[2][0], SE_DRV_DMA_RECORD_WORDS, 1);
+    }
     return st;
 }
 
@@ -593,7 +599,7 @@ se_status se_drv_record_cbc_open(const se_aead_key *k, const uint8_t mac_key[32]
     se_status st;
 
     *len = 0;
-    if (n < 64u || n % 16u != 0 || n > 16u + SE_RECORD_MAX_PLAINTEXT + 2048u)
+    if (n < 64u || n % 16u != 0 || n > SE_RECORD_MAX_PLAINTEXT + 2048u)
         return SE_ERR_BAD_LENGTH;
     d[1][0] = SE_DRV_DMA_OPEN_CBC; /* in place: the plaintext over the ciphertext */
     d[1][1] = se_hal_dma_out(body, n);

@@ -43,7 +43,9 @@ se_status se_drv_dma_chain(uint32_t *d, size_t words, size_t n)
     for (size_t i = 1; i < n; i++, w += words) /* NEXT, word 4 of each: the next one, then 0 */
         *w = next += stride;
     *w = 0;
-    /* (INTR_STATE is clear: the last chain's interrupts were acknowledged on its way out) */
+    if (n == 0)
+        return SE_OK;
+    wr(SE_DMA_INTR_STATE, INTR_BOTH); /* (one a chain that timed out left latched) */
     wr(SE_DMA_INTR_ENABLE, INTR_BOTH);
     wr(SE_DMA_DESC, base);
     wr(SE_DMA_CMD, SE_DMA_CMD_OP_START << SE_DMA_CMD_OP_SHIFT);

@@ -119,7 +119,10 @@ int se_drv_dma_part(uint32_t d[SE_DRV_DMA_WORDS], uint32_t op, const void *src, 
  * released), or SE_ERR_BACKEND (any other refusal, which the driver's own checks leave to a bus
  * error or a broken engine). se_drv_dma_run: a chain of five-word descriptors; se_drv_dma_record:
  * one SEAL or OPEN descriptor. */
-se_status se_drv_dma_chain(uint32_t *d, size_t words, size_t n); /* n >= 1 */
+se_status se_drv_dma_chain(uint32_t *d, size_t words, size_t n);
+/* Ends any message the SHA engine is in with a plain INIT (sha_drv.c): after a chain that stopped
+ * inside an HMAC, which would refuse the next KEY. */
+void se_drv_sha_end_message(void);
 __attribute__((always_inline)) static inline se_status se_drv_dma_run(uint32_t (*d)[SE_DRV_DMA_WORDS], size_t n)
 {
     return se_drv_dma_chain(&d[0][0], SE_DRV_DMA_WORDS, n);

@@ -161,6 +161,14 @@ static se_status message(int hmac, const uint8_t *msg, size_t len, uint8_t out[3
     return message_pio(msg, len, out);
 }
 
+void se_drv_sha_end_message(void)
+{
+    wr(SE_SHA_CTRL, DIN_LE);
+    if (wait_status(BIT(CMD_READY), BIT(CMD_READY)) == SE_OK)
+        wr(SE_SHA_CMD, SE_SHA_CMD_OP_INIT << SE_SHA_CMD_OP_SHIFT);
+    (void)wait_status(BIT(BUSY), 0);
+}
+
 se_status se_drv_sha_probe(void)
 {
     const uint32_t need = SE_SHA_CAPABILITIES_RESUME_MASK << SE_SHA_CAPABILITIES_RESUME_SHIFT |

@@ -642,6 +642,36 @@ async def cbc_record_errors(dut):
     res, ip, _, got = await timed_open(short)
     assert (res, ip, got) == ("ENGINE", R["TAG_FAIL"], None)
 
+    # ABORT inside OPEN_CBC's first pass: no AES output block is readable while a record runs, the
+    # SHA engine is left inside the HMAC (KEY refused), and after a plain INIT of each engine (as the
+    # driver does after a failed chain) the next record opens
+    big = cbc_record(key, mac_key, iv, sn, 23, DTLS12, rng.randbytes(4000))[13:]
+    src = tb.put(big)
+    await tb.write(DMA + D["DESC"][0], tb.chain(hkey, (ctrl, src, src + 16, len(big), *f)))
+    await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
+    await ClockCycles(dut.clk_i, 600)
+    assert get(D, "STATUS", "BUSY", await tb.read(DMA + D["STATUS"][0])) == 1
+    for i in range(4):
+        assert await tb.read(AES + A["DOUT"][0] + 4 * i) == 0, "a record's block readable in DOUT"
+    await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "ABORT"))
+    for _ in range(100):
+        st = await tb.read(DMA + D["STATUS"][0])
+        if not get(D, "STATUS", "BUSY", st):
+            break
+    assert get(D, "STATUS", "RESULT", st) == RESULT["ABORTED"]
+    await tb.write(DMA + D["INTR_STATE"][0], 0b11)
+    assert tb.ram.read(src + 16, 16) == big[16:32], "OPEN_CBC wrote before its check"
+    res, ip, _ = await tb.run(tb.chain(hkey))
+    assert (res, ip) == ("ENGINE", S["STATUS"][1]["RESULT"][2]["BAD_SEQ"]), (res, ip)
+    await tb.write(SHA + S["CTRL"][0], 0)
+    await tb.write(SHA + S["CMD"][0], field(S, "CMD", "OP", "INIT"))
+    await tb.write(AES + A["CTRL"][0], field(A, "CTRL", "MODE", "ECB"))
+    await tb.write(AES + A["CMD"][0], field(A, "CMD", "OP", "INIT"))
+    await tb.wait_status(AES, A, "BUSY", 0)
+    src = tb.put(typical)
+    await tb.ok(tb.chain(hkey, (ctrl, src, src + 16, len(typical), *f)))
+    assert await tb.read(DMA + D["REC_LEN"][0]) == m - 48
+
     # no HMAC key held: a RESUME drops it
     chain_val = tb.alloc(32)
     tb.ram.load(chain_val, struct.pack("<8I", *SHA256_IV))
@@ -663,7 +693,7 @@ async def cbc_record_errors(dut):
         ("BAD_OP", (sctrl | 1 << 7, rec + 29, rec, n, *f)), ("BAD_OP", (ctrl | 1 << 8, src, src + 16, 1056, *f)),
         ("BAD_OP", (sctrl, rec + 29, rec, n, sn, 23 | 1 << 24, DTLS12, NO_SALT)),
         ("BAD_LEN", (sctrl, rec + 29, rec, 16385, *f)), ("BAD_LEN", (ctrl, src, src + 16, 48, *f)),
-        ("BAD_LEN", (ctrl, src, src + 16, 1056 - 8, *f)), ("BAD_LEN", (ctrl, src, src + 16, 16 + 16384 + 2048 + 16, *f)),
+        ("BAD_LEN", (ctrl, src, src + 16, 1056 - 8, *f)), ("BAD_LEN", (ctrl, src, src + 16, 16384 + 2048 + 16, *f)),
         ("BAD_ADDR", (sctrl, end - 100 + 29, end - 100, n, *f)), ("BAD_ADDR", (sctrl, base - 0x40 + 29, base - 0x40, n, *f)),
         ("BAD_ADDR", (ctrl, end - 64, end - 48, 80, *f)), ("BAD_ADDR", (ctrl, src, end - 40, 80, *f)),
         ("OVERLAP", (sctrl, rec + 30, rec, n, *f)), ("OVERLAP", (sctrl | REC_TLS, rec + 29, rec, n, *f)),

@@ -55,12 +55,14 @@ typedef struct {
                              uint8_t *rec);
     se_status (*record_open)(const se_aead_key *k, const se_record *r, uint8_t *body, size_t n);
     /* One MAC-then-encrypt CBC-SHA256 record (RFC 5246 6.2.3.2; not RFC 7366's encrypt-then-MAC)
-     * under k, a context of aead_key with mode SE_AEAD_CBC (the AES key), and mac_key, the 32-byte
+     * under k, a context of aead_key with mode SE_AEAD_CBC (the AES key; such a backend's aead_key
+     * keeps it in k->u.raw too, as se_aead_key_raw does, for the stack's encrypt-then-MAC records
+     * and its fallback), and mac_key, the 32-byte
      * HMAC key; r's salt and tag_len are not used. cbc_record_seal: the record at rec, whose 16-byte
      * IV the caller has put at its body (rec + 13 for DTLS, + 5 for TLS) and the len
      * (<= SE_RECORD_MAX_PLAINTEXT) bytes of plaintext after it: writes the header, the MAC and the
      * padding after the plaintext, and encrypts in place; the body is SE_RECORD_CBC_BODY(len)
-     * bytes. cbc_record_open: body is IV || ciphertext, n bytes (a multiple of 16, at least 64);
+     * bytes. cbc_record_open: body is IV || ciphertext, n bytes (a multiple of 16, 64 to 2^14 + 2048);
      * decrypts it in place and checks padding and MAC in constant time (Lucky Thirteen); the
      * plaintext at body + 16, *len bytes. SE_ERR_BAD_TAG for a bad padding or MAC alike, with no
      * plaintext written. SE_ERR_NOT_SUPPORTED when the engine cannot reach a buffer (nothing done).
