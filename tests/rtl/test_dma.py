@@ -176,6 +176,15 @@ class Bench(TB):
         await self.write(DMA + D["INTR_STATE"][0], 0b11)
         return n
 
+    async def abort(self):
+        """CMD ABORT on a running chain: it ends within 100 register reads, RESULT ABORTED."""
+        await self.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "ABORT"))
+        for _ in range(100):
+            st = await self.read(DMA + D["STATUS"][0])
+            if not get(D, "STATUS", "BUSY", st):
+                break
+        assert get(D, "STATUS", "RESULT", st) == RESULT["ABORTED"]
+
     async def ok(self, first):
         res = await self.run(first)
         assert res[0] == "OK", res
@@ -653,12 +662,7 @@ async def cbc_record_errors(dut):
     assert get(D, "STATUS", "BUSY", await tb.read(DMA + D["STATUS"][0])) == 1
     for i in range(4):
         assert await tb.read(AES + A["DOUT"][0] + 4 * i) == 0, "a record's block readable in DOUT"
-    await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "ABORT"))
-    for _ in range(100):
-        st = await tb.read(DMA + D["STATUS"][0])
-        if not get(D, "STATUS", "BUSY", st):
-            break
-    assert get(D, "STATUS", "RESULT", st) == RESULT["ABORTED"]
+    await tb.abort()
     await tb.write(DMA + D["INTR_STATE"][0], 0b11)
     assert tb.ram.read(src + 16, 16) == big[16:32], "OPEN_CBC wrote before its check"
     res, ip, _ = await tb.run(tb.chain(hkey))
@@ -873,12 +877,7 @@ async def abort_and_busy(dut):
     await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
     assert get(D, "ERR", "CMD_DROPPED", await tb.read(DMA + D["ERR"][0])) == 1
     await ClockCycles(dut.clk_i, 200)
-    await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "ABORT"))
-    for _ in range(100):
-        st = await tb.read(DMA + D["STATUS"][0])
-        if not get(D, "STATUS", "BUSY", st):
-            break
-    assert get(D, "STATUS", "RESULT", st) == RESULT["ABORTED"]
+    await tb.abort()
     msg = rng.randbytes(100)
     await tb.ok(tb.chain((SHA_OP | SHA_INIT | SHA_FINAL, tb.put(msg), dig, 100)))
     assert tb.ram.read(dig, 32) == hashlib.sha256(msg).digest()
