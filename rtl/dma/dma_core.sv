@@ -243,7 +243,7 @@ module dma_core #(
   wire       opn  = op == OpOpen;
   wire       ccm  = ctrl_q[7];
   wire [4:0] tl   = ctrl_q[8] ? 5'd8 : 5'd16;                  // SEAL, OPEN: the tag's bytes
-  wire [4:0] pre  = ctrl_q[6] ? 5'd13 : 5'd21;                 // SEAL: header and explicit nonce
+  wire [4:0] pre  = hl + 5'd8;                                 // SEAL: header and explicit nonce
   wire [31:0] ptlen = opn ? len_q - 32'd8 - {27'd0, tl} : len_q;
   wire [31:0] reclen = {27'd0, pre} + len_q + {27'd0, tl};     // SEAL: the record written
   // the op the AES engine sees: SEAL and OPEN are AES_DATA, then AES_FINAL
@@ -541,7 +541,7 @@ module dma_core #(
           end
           CCheck: begin                                                  // the verdict, not yet told
             ok_d = feed_pad_ok && sha_digest_i == feed_mac;
-            rec_len_d = feed_pad_ok && sha_digest_i == feed_mac ? feed_len : '0;
+            rec_len_d = ok_d ? feed_len : '0;
             cstep_d = CInitB;
           end
           SMac, SPad, SHdr: begin                                        // MAC, padding, header out
