@@ -148,3 +148,8 @@ void se_aead_key_wipe(se_aead_key *k)
 {
     se_ct_wipe(k, sizeof *k);
 }
+
+void se_aead_key_raw_wipe(se_aead_key *k)
+{
+    se_ct_wipe(k, offsetof(se_aead_key, u) + sizeof k->u.raw);
+}

@@ -197,7 +197,7 @@ void se_drv_aead_wipe(se_aead_key *k)
         owner[s] = 0;
         wipe_key(); /* the cipher's copy of the last key it ran */
     }
-    se_ct_wipe(k, sizeof *k);
+    se_aead_key_raw_wipe(k); /* se_drv_aead_key's se_aead_key_raw wrote nothing past u.raw */
 }
 
 /* DATA commands over in[0..len) with one block in flight: block i+1 is handed to the engine

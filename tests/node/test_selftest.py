@@ -206,6 +206,7 @@ def test_aead(st):
         assert (o["ct"], o["tag"]) == (ct.hex(), tag.hex()), o["phase"]
         assert o["dec_status"] == "ok" and o["rt_ok"] is True, o
         assert o["tampered_status"] == "bad_tag", o
+        assert o["key_status"] == "ok" and o["wiped"] is True, o  # aead_wipe leaves no key byte behind
         seen.add((o["mode"], 8 * len(key)))
     assert seen == {(m, k) for m in ("gcm", "ccm") for k in ((128, 256) if st.start["full"] else (128,))}
 

@@ -211,6 +211,10 @@ static void t_aead(const char *name, se_aead_mode mode, size_t key_len, size_t n
     se_status st3 = se_backend_aead_decrypt(be, mode, key, key_len, nonce, nonce_len, aad, aad_len, ct, len,
                                             tag, tag_len, junk);
     tag[tag_len - 1] ^= 0x01;
+    static const se_aead_key zero_key; /* a context's end leaves nothing of the key behind */
+    se_aead_key k = zero_key;
+    se_status st4 = be->aead_key(&k, mode, key, key_len);
+    be->aead_wipe(&k);
     end();
     j_begin("aead");
     j_str("mode", mode == SE_AEAD_GCM ? "gcm" : "ccm");
@@ -224,6 +228,8 @@ static void t_aead(const char *name, se_aead_mode mode, size_t key_len, size_t n
     j_status("dec_status", st2, SE_OK);
     j_same("rt_ok", pt, rt, len);
     j_status("tampered_status", st3, SE_ERR_BAD_TAG);
+    j_status("key_status", st4, SE_OK);
+    j_same("wiped", (const uint8_t *)&k, (const uint8_t *)&zero_key, sizeof k);
     j_end();
 }
 

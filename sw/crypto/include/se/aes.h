@@ -129,6 +129,9 @@ typedef struct {
 se_status se_aead_key_raw(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len);
 /* Ends a context that holds nothing outside itself (the library's, se_aead_key_raw's): zeroes it. */
 void se_aead_key_wipe(se_aead_key *k);
+/* Ends a context se_aead_key_raw set up: zeroes what it wrote (the fields and u.raw), not the room
+ * an expanded key would take, which such a context never uses. */
+void se_aead_key_raw_wipe(se_aead_key *k);
 
 /* ---- a DTLS 1.2 / TLS 1.2 AEAD record (RFC 5246 6.2.3.3) ----------------------------------- */
 /* What protecting one record takes besides its keyed context and plaintext. The nonce is the
