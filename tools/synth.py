@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
-"""make synth: area of every RTL block into build/reports/area.json and area.md.
+"""make synth: area and logic depth of every RTL block into build/reports/area.json and area.md,
+and docs/area.md when every block ran.
 
-GE = Yosys `stat -tech cmos` transistor count / 4 after a generic `synth -flatten`. That count has
-no cost for flip-flops (Yosys prints it with a "+"), so GE is logic only; `ff` reports the flip-flop
-bits of the same netlist beside it. xc7 LUT/FF counts from `synth_xilinx -family xc7`.
 Each IP registers its blocks in rtl/<ip>/synth.json:
-    {"blocks": [{"name": "aes", "core": "iotse:ip:aes", "target": "default", "sram_bytes": N}]}
-The sources and the top are the core's target (rtl/**/*.core, read by tools/cores.py). The files of
-the SRAM core (BLACK_BOXES) are read as black boxes: macros, counted in sram_bytes rather than in
-gates. Sources under build/gen come from `make regs`.
+    {"blocks": [{"name": "aes", "core": "iotse:ip:aes", "target": "default", "sram_bytes": N,
+                 "params": {"NAME": value}}]}
+The sources and the top are the core's target (rtl/**/*.core, read by tools/cores.py); `params`
+(optional) set the top's parameters. The files of the SRAM core (BLACK_BOXES) are read as black
+boxes: macros, counted in sram_bytes rather than in gates. Sources under build/gen come from
+`make regs`. `--verilog FILE... --top T` measures any other design the same way.
+
+Per block, after a generic `synth -flatten` (Yosys's internal gate library):
+- ge_logic: Yosys `stat -tech cmos` transistors / 4. Yosys gives flip-flops no cost there;
+- ge_ff: every flip-flop bit priced by its kind (FF_GE below), so ge_total = ge_logic + ge_ff;
+- depth: the longest register-to-register path in gate levels (Yosys `ltp -noff`, every gate one
+  level, a 2:1 mux included) with its start and end points. Block inputs and outputs count as
+  registers, and so do the SRAM macros, which are synchronous: their cells are taken out first.
+xc7 LUT/FF/DSP48E1 counts come from `synth_xilinx -family xc7`.
 """
 import argparse
 import json
@@ -23,58 +31,130 @@ import cores  # noqa: E402
 
 BLACK_BOXES = set(cores.files("iotse:prim:sram"))
 
+# GE per flip-flop bit by Yosys's internal cell kind ($_DFF_PN0_ and so on). A D flip-flop costs
+# 5 GE without reset and 6 GE with an asynchronous reset or set (the scan-less DFFR of common
+# 65/45 nm libraries, in NAND2 equivalents), 7 GE with both. What Yosys folds into the flip-flop
+# is priced at its own cmos cost: a synchronous reset or set is a gate in front (+1.5 GE, an AND),
+# a clock enable a 2:1 mux (+3 GE). A kind not listed (a latch) stops the report.
+FF_GE = {"DFF": (5, 6), "DFFE": (8, 9), "SDFF": (6.5, None), "SDFFE": (9.5, None), "SDFFCE": (9.5, None),
+         "DFFSR": (None, 7), "DFFSRE": (None, 10)}
+FF_POLARITIES = {"DFF": (1, 3), "DFFE": (2, 4), "SDFF": (3,), "SDFFE": (4,), "SDFFCE": (4,), "DFFSR": (3,),
+                 "DFFSRE": (4,)}
+
+
+def ff_ge(cell):
+    """GE of one bit of Yosys flip-flop cell `cell` ("$_DFFE_PN0P_"); ValueError for other kinds."""
+    m = re.fullmatch(r"\$_([A-Z]+)_([NP01]+)_", cell)
+    kind, pol = (m.group(1), m.group(2)) if m else (None, "")
+    if kind not in FF_GE or len(pol) not in FF_POLARITIES[kind]:
+        raise ValueError(f"no GE cost for the storage cell {cell}: tools/synth.py FF_GE")
+    plain, with_reset = FF_GE[kind]
+    # DFF/DFFE: the longer polarity string carries an asynchronous reset or set
+    asynchronous = kind in ("DFF", "DFFE") and len(pol) == FF_POLARITIES[kind][1] or kind.startswith("DFFSR")
+    return with_reset if asynchronous else plain
+
 
 def yosys(script):
     return subprocess.run(["yosys", "-q", "-p", script], capture_output=True, text=True, check=True,
                           cwd=ROOT).stdout
 
 
-def area(cfg):
-    files = cores.files(cfg["core"], cfg["target"])
-    read = " ".join(f"read_verilog -sv {'-lib ' if f in BLACK_BOXES else ''}{f};" for f in files)
-    top = cores.toplevel(cfg["core"], cfg["target"])
-    # A module marked keep_hierarchy (gf2m_mul) stays a module: stat then prints every module and
-    # a "design hierarchy" total, which is the part to read.
-    total = lambda text: text.split("=== design hierarchy ===")[-1]
-    cmos = total(yosys(f"{read} synth -flatten -top {top}; tee -o /dev/stdout stat -tech cmos"))
-    transistors = int(re.search(r"Estimated number of transistors:\s+(\d+)", cmos).group(1))
-    ff = sum(int(n) for n in re.findall(r"\$_S?DFFE?_\w*\s+(\d+)", cmos))
-    xc7 = total(yosys(f"{read} synth_xilinx -family xc7 -flatten -top {top}; tee -o /dev/stdout stat"))
-    luts = sum(int(n) for n in re.findall(r"LUT\d\s+(\d+)", xc7))
-    ffs = sum(int(n) for n in re.findall(r"FD[A-Z]*\s+(\d+)", xc7))
-    return {"ge": round(transistors / 4), "ff": ff, "xc7_lut": luts, "xc7_ff": ffs,
-            "sram_bytes": cfg.get("sram_bytes", 0), "top": top}
+def storage_cells(stat):
+    """{cell kind: count} of the storage cells in a `stat` listing."""
+    return {c: int(n) for c, n in re.findall(r"(\$_[A-Z]+_[NP01]+_)\s+(\d+)", stat)}
+
+
+def longest_path(text, top):
+    """(levels, start, end) from `ltp -noff`'s report on module top."""
+    part = text.split(f"Longest topological path in {top} ")[-1]
+    levels = int(re.match(r"\(length=(\d+)\)", part).group(1))
+    steps = re.findall(r"^\s+(\d+|ff): (\S+(?: \[\d+\])?)", part, re.M)
+    name = lambda s: s.lstrip("\\").replace(" [", "[")
+    return levels, name(steps[0][1]), name(steps[-1][1])
+
+
+def area(files, top, sram_bytes=0, params=None):
+    read = " ".join(f"read_verilog -sv {'-lib ' if f in BLACK_BOXES else ''}{f};" for f in files
+                    if f.endswith((".v", ".sv", ".svh")))
+    read += "".join(f" chparam -set {k} {int(v)} {top};" for k, v in (params or {}).items())
+    boxes = " ".join(pathlib.Path(f).stem for f in files if f in BLACK_BOXES)
+    # A module marked keep_hierarchy (gf2m_mul) stays a module for stat, which then prints every
+    # module and a "design hierarchy" total, the part to read. For the depth the netlist is flattened
+    # whole and the SRAM cells removed (their ports become the path's ends).
+    unbox = f"delete t:{boxes.replace(' ', ' t:')};" if boxes else ""
+    cmos = yosys(f"{read} synth -flatten -top {top}; tee -o /dev/stdout stat -tech cmos; "
+                 f"setattr -mod -unset keep_hierarchy; flatten; {unbox} tee -o /dev/stdout ltp -noff")
+    stat, ltp = cmos.split("Longest topological path", 1)
+    stat = stat.split("=== design hierarchy ===")[-1]
+    transistors = int(re.search(r"Estimated number of transistors:\s+(\d+)", stat).group(1))
+    kinds = storage_cells(stat)
+    levels, start, end = longest_path("Longest topological path" + ltp, top)
+    xc7 = yosys(f"{read} synth_xilinx -family xc7 -flatten -top {top}; tee -o /dev/stdout stat")
+    xc7 = xc7.split("=== design hierarchy ===")[-1]
+    ge_logic = round(transistors / 4)
+    ge_ff = round(sum(n * ff_ge(c) for c, n in kinds.items()))
+    return {"top": top, "ge_logic": ge_logic, "ge_ff": ge_ff, "ge_total": ge_logic + ge_ff,
+            "ff": sum(kinds.values()), "ff_kinds": kinds, "sram_bits": 8 * sram_bytes,
+            "depth": {"levels": levels, "from": start, "to": end},
+            "xc7_lut": sum(int(n) for n in re.findall(r"LUT\d\s+(\d+)", xc7)),
+            "xc7_ff": sum(int(n) for n in re.findall(r"FD[A-Z]*\s+(\d+)", xc7)),
+            "xc7_dsp": sum(int(n) for n in re.findall(r"DSP48E1\s+(\d+)", xc7))}
+
+
+def markdown(blocks):
+    md = ["# Area and logic depth", "",
+          "Generated by `make synth` (tools/synth.py, Yosys generic `synth -flatten`); schema and method in",
+          "docs/benchmarks.md \"area.json\". GE: logic = `stat -tech cmos` transistors / 4; FF = the",
+          "flip-flop bits priced by kind (5 GE a plain D flip-flop, 6 with asynchronous reset, +3 for a",
+          "clock enable, +1.5 for a synchronous reset); total = both. Depth: the longest register-to-register",
+          "path in gate levels (`ltp -noff`), from and to the named signals. SRAM: black-boxed macros.", ""]
+    if not blocks:
+        return md + ["No RTL block registers itself yet (rtl/<ip>/synth.json)."]
+    md += ["| block | top | GE logic | GE FF | GE total | FF bits | SRAM bits | depth | path | xc7 LUT | xc7 FF | xc7 DSP |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |"]
+    for n, b in blocks.items():
+        d = b["depth"]
+        md.append(f"| {n} | `{b['top']}` | {b['ge_logic']:,} | {b['ge_ff']:,} | {b['ge_total']:,} | {b['ff']:,} | "
+                  f"{b['sram_bits']:,} | {d['levels']} | `{d['from']}` → `{d['to']}` | {b['xc7_lut']:,} | "
+                  f"{b['xc7_ff']:,} | {b['xc7_dsp']} |")
+    cpus = {n: b["depth"]["levels"] for n, b in blocks.items() if n.startswith("cpu_")}
+    for cpu, levels in sorted(cpus.items()):
+        deeper = [n for n, b in blocks.items() if n not in cpus and b["depth"]["levels"] > levels]
+        md.append(f"\nDeeper than `{cpu}` ({levels} levels): {', '.join(deeper) if deeper else 'no block'}.")
+    return md
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="build/reports")
     ap.add_argument("--only", help="comma-separated block names: synthesize just these")
+    ap.add_argument("--verilog", nargs="+", help="measure these sources instead of the registered blocks")
+    ap.add_argument("--top", help="the top module of --verilog")
     args = ap.parse_args()
     out = ROOT / args.out
-    only = set(args.only.split(",")) if args.only else None
     out.mkdir(parents=True, exist_ok=True)
     blocks = {}
-    for f in sorted((ROOT / "rtl").glob("*/synth.json")):
-        for cfg in json.loads(f.read_text())["blocks"]:
-            if only is not None and cfg["name"] not in only:
-                continue
-            print(f"synth: {cfg['name']} ({cfg['core']}, {cfg['target']})", flush=True)
-            blocks[cfg["name"]] = area(cfg)
-    if only is not None and only - set(blocks):
-        sys.exit(f"synth: no block named {', '.join(sorted(only - set(blocks)))} in rtl/*/synth.json")
-    (out / "area.json").write_text(json.dumps({"schema": 1, "blocks": blocks}, indent=1) + "\n")
-    md = ["# Area", "", "Generated by `make synth` (tools/synth.py).", ""]
-    if blocks:
-        md += ["GE: Yosys `stat -tech cmos` transistors / 4, logic only (Yosys gives flip-flops no cost);",
-               "FF: flip-flop bits of the same netlist. SRAM: black-boxed memories, in bytes.", "",
-               "| block | top | GE (logic) | FF | xc7 LUT | xc7 FF | SRAM bytes |",
-               "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-        md += [f"| {n} | `{b['top']}` | {b['ge']} | {b['ff']} | {b['xc7_lut']} | {b['xc7_ff']} | {b['sram_bytes']} |"
-               for n, b in blocks.items()]
+    if args.verilog:
+        if not args.top:
+            sys.exit("synth: --verilog needs --top")
+        blocks[args.top] = area([str(pathlib.Path(f).resolve()) for f in args.verilog], args.top)
     else:
-        md.append("No RTL block registers itself yet (rtl/<ip>/synth.json); the engine issues add them.")
+        only = set(args.only.split(",")) if args.only else None
+        for f in sorted((ROOT / "rtl").glob("*/synth.json")):
+            for cfg in json.loads(f.read_text())["blocks"]:
+                if only is not None and cfg["name"] not in only:
+                    continue
+                print(f"synth: {cfg['name']} ({cfg['core']}, {cfg['target']})", flush=True)
+                blocks[cfg["name"]] = area(cores.files(cfg["core"], cfg["target"]),
+                                           cores.toplevel(cfg["core"], cfg["target"]),
+                                           cfg.get("sram_bytes", 0), cfg.get("params"))
+        if only is not None and only - set(blocks):
+            sys.exit(f"synth: no block named {', '.join(sorted(only - set(blocks)))} in rtl/*/synth.json")
+    (out / "area.json").write_text(json.dumps({"schema": 2, "blocks": blocks}, indent=1) + "\n")
+    md = markdown(blocks)
     (out / "area.md").write_text("\n".join(md) + "\n")
+    if not args.verilog and not args.only:  # every block: the table is kept in the docs too
+        (ROOT / "docs" / "area.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
 
 

@@ -83,6 +83,35 @@ def test_synth_reads_the_cores(tmp_path):
     r = run("--only", "ghash")
     assert r.returncode == 0, r.stderr
     ghash = json.loads((tmp_path / "area.json").read_text())["blocks"]["ghash"]
-    assert ghash["top"] == "aes_ghash" and ghash["ge"] > 1000 and ghash["ff"] >= 128 and ghash["xc7_lut"] > 100
+    assert ghash["top"] == "aes_ghash" and ghash["ge_logic"] > 1000 and ghash["ff"] >= 128 and ghash["xc7_lut"] > 100
+    assert ghash["ge_total"] == ghash["ge_logic"] + ghash["ge_ff"] and ghash["ge_ff"] >= 5 * ghash["ff"]
+    assert ghash["depth"]["levels"] > 1 and ghash["depth"]["from"] and ghash["depth"]["to"]
     r = run("--only", "nosuch")
     assert r.returncode != 0 and "no block named nosuch" in r.stderr
+
+
+def test_synth_prices_flip_flops_and_measures_depth(tmp_path):
+    """Flip-flops priced by kind (docs/benchmarks.md "area.json") and the longest path in gate levels,
+    on designs whose figures follow by hand: four XORs into a register with asynchronous reset and
+    enable (4 x (6 + 3) GE, one level); an 8-input parity into a register with synchronous reset
+    (5 + 1.5 GE, three levels of 2-input gates) beside two plain flip-flops (5 GE each)."""
+    (tmp_path / "t1.sv").write_text(
+        "module t1 (input logic clk_i, rst_ni, en_i, input logic [3:0] a_i, b_i, output logic [3:0] q_o);\n"
+        "  always_ff @(posedge clk_i or negedge rst_ni) if (!rst_ni) q_o <= '0; else if (en_i) q_o <= a_i ^ b_i;\n"
+        "endmodule\n")
+    (tmp_path / "t2.sv").write_text(
+        "module t2 (input logic clk_i, rst_i, input logic [7:0] a_i, output logic q_o, output logic [1:0] r_o);\n"
+        "  always_ff @(posedge clk_i) begin if (rst_i) q_o <= 1'b0; else q_o <= ^a_i; r_o <= a_i[1:0]; end\n"
+        "endmodule\n")
+    got = {}
+    for top in ("t1", "t2"):
+        r = subprocess.run([sys.executable, ROOT / "tools" / "synth.py", "--out", str(tmp_path),
+                            "--verilog", str(tmp_path / f"{top}.sv"), "--top", top],
+                           capture_output=True, text=True, cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        got[top] = json.loads((tmp_path / "area.json").read_text())["blocks"][top]
+    t1, t2 = got["t1"], got["t2"]
+    assert (t1["ff"], t1["ge_ff"], t1["depth"]["levels"], t1["depth"]["to"][:3]) == (4, 36, 1, "q_o")
+    assert t1["ge_logic"] == 4 * 3  # four XORs at Yosys's cmos cost, 12 transistors each
+    assert (t2["ff"], t2["ge_ff"], t2["depth"]["levels"]) == (3, round(2 * 5 + 6.5), 3)
+    assert t2["depth"]["from"].startswith("a_i[") and t2["depth"]["to"] == "q_o"
