@@ -264,6 +264,8 @@ $(eval $(call FW_APP,cbctime,cbctime,-Isw/proto))
 # Cycle counts of P-256 ECDH and AES-128 over host-chosen secrets (make bench's ct_node rows,
 # tests/node/test_ct_cycles.py; docs/robustness.md).
 $(eval $(call FW_APP,cttime))
+# Merkle tree hashing, RFC 6962 (seed 001's third application; tests/node/test_merkle.py).
+$(eval $(call FW_APP,merkle))
 
 # Everything the node's tests, --backend soc and the node bench need.
 node: node-sim node-sim-noengine firmware

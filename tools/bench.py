@@ -149,7 +149,7 @@ def rtl_full_vectors():
 
 # ---- the node: SW vs SW+HW (sw/apps/nodebench on sim/node) ------------------------------------
 NODE_CONFIGS = ("sw-rv32i", "sw-rv32im", "sw+hw-rv32i", "sw+hw-rv32im", "sw+hw-rv32imc")
-NODE_OPS = {  # phase name in nodebench.c -> (op, curve, extra fields)
+NODE_OPS = {  # phase name in nodebench.c (or an application) -> (op, curve, extra fields)
     "ecdsa_keygen": ("ecdsa_keygen", "secp256r1", {}),
     "ecdsa_sign": ("ecdsa_sign", "secp256r1", {}),
     "ecdsa_verify": ("ecdsa_verify", "secp256r1", {}),
@@ -166,31 +166,48 @@ NODE_OPS = {  # phase name in nodebench.c -> (op, curve, extra fields)
     "aes128_gcm_1k": ("aead", None, {"mode": "gcm", "key_bits": 128, "msg_bytes": 1024, "aad_bytes": 13}),
     "aes128_ccm_1k": ("aead", None, {"mode": "ccm", "key_bits": 128, "msg_bytes": 1024, "aad_bytes": 13}),
     "sha256_1k": ("sha256", None, {"msg_bytes": 1024}),
+    # sw/apps/merkle (seed 001's Merkle hashing application): RFC 6962 tree hash and audit path
+    "merkle_root_16x1k": ("merkle_root", None, {"leaves": 16, "block_bytes": 1024}),
+    "merkle_path_16x1k": ("merkle_path", None, {"leaves": 16, "block_bytes": 1024, "leaf": 5}),
+    "merkle_root_7x64": ("merkle_root", None, {"leaves": 7, "block_bytes": 64}),
+    "merkle_path_7x64": ("merkle_path", None, {"leaves": 7, "block_bytes": 64, "leaf": 3}),
 }
 
 
-def _run_nodebench(config):
+def _run_node(config, app, budget):
+    """Runs build/fw/<config>/<app>.elf to its end; (stdout lines, the simulator's report, the elf)."""
     arch = config.rsplit("-", 1)[1]
-    # SE_NODE_FULL=1: every operation in every configuration (software ECC: hours of simulation).
-    app = "nodebench-full" if os.environ.get("SE_NODE_FULL") == "1" else "nodebench"
     elf = ROOT / "build" / "fw" / config / f"{app}.elf"
-    rep = ROOT / "build" / "reports" / f"node-{config}.json"
-    # A cycle budget far above the slowest run (sw-rv32i: more than 2 G cycles, software P-256
-    # without a multiplier); the nodebench-full budget is ten times that.
-    budget = "200000000000" if app == "nodebench-full" else "20000000000"
+    rep = ROOT / "build" / "reports" / f"{app}-{config}.json"
     # The sw configs never touch the engine: they run on the node without it (same cycles, ~10x
     # faster to simulate; sim/node/README.md).
     sim = ROOT / "build" / "sim" / (arch if "+hw" in config else arch + "-noengine") / "node"
     proc = subprocess.run([str(sim), "--elf", str(elf), "--max-cycles", budget,
                            "--seed", "1", "--report", str(rep)], capture_output=True, text=True)
     if proc.returncode != 0:
-        sys.exit(f"bench: nodebench on {config} failed ({proc.returncode}): {proc.stderr[-800:]}")
-    lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
+        sys.exit(f"bench: {app} on {config} failed ({proc.returncode}): {proc.stderr[-800:]}")
+    return [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")], json.loads(rep.read_text()), elf
+
+
+def _run_nodebench(config):
+    # SE_NODE_FULL=1: every operation in every configuration (software ECC: hours of simulation).
+    app = "nodebench-full" if os.environ.get("SE_NODE_FULL") == "1" else "nodebench"
+    # A cycle budget far above the slowest run (sw-rv32i: more than 2 G cycles, software P-256
+    # without a multiplier); the nodebench-full budget is ten times that.
+    lines, rep, elf = _run_node(config, app, "200000000000" if app == "nodebench-full" else "20000000000")
     bad = [l for l in lines if l.get("status", 0) != 0]
     if bad:
         sys.exit(f"bench: nodebench on {config}: failed operations {bad}")
     stack = next((l["stack_peak"] for l in lines if "stack_peak" in l), None)
-    return config, json.loads(rep.read_text()), stack, size_of(elf)
+    return config, rep, stack, size_of(elf)
+
+
+def _run_merkle(config):
+    """sw/apps/merkle (exit status 0: every case answered as tests/node/test_merkle.py expects);
+    its phases that NODE_OPS names."""
+    _, rep, _ = _run_node(config, "merkle", "2000000000")
+    rep["phases"] = [ph for ph in rep["phases"] if ph["name"] in NODE_OPS]
+    return config, rep, None, None
 
 
 def node_results():
@@ -199,10 +216,10 @@ def node_results():
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=2) as pool:
         # The slowest (software on RV32I) first, the quick ones beside it.
-        runs = list(pool.map(_run_nodebench, ("sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i", "sw+hw-rv32imc",
-                                              "sw-rv32im")))
+        order = ("sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i", "sw+hw-rv32imc", "sw-rv32im")
+        runs = list(pool.map(_run_nodebench, order)) + list(pool.map(_run_merkle, order))
     res, base_cycles = [], {}
-    for config, rep, stack, (text, data, bss) in runs:
+    for config, rep, stack, size in runs:
         for ph in rep["phases"]:
             op, curve, extra = NODE_OPS[ph["name"]]
             busy = ph["engine_busy_cycles"]
@@ -213,6 +230,9 @@ def node_results():
             if config in ("sw-rv32i", "sw-rv32im"):
                 base_cycles.setdefault(ph["name"], {})[config] = ph["cycles"]
             res.append(r)
+        if size is None:  # an application's run (sw/apps/merkle): its operations only
+            continue
+        text, data, bss = size
         res.append(dict(op="firmware_size", curve=None, where="node", config=config, module="nodebench",
                         text_bytes=text, data_bytes=data, bss_bytes=bss, stack_peak_bytes=stack))
         res.append(dict(op="sim_speed", curve=None, where="node", config=config, cycles=rep["cycles"],
