@@ -266,6 +266,8 @@ $(eval $(call FW_APP,cbctime,cbctime,-Isw/proto))
 $(eval $(call FW_APP,cttime))
 # Merkle tree hashing, RFC 6962 (seed 001's third application; tests/node/test_merkle.py).
 $(eval $(call FW_APP,merkle))
+# A Schnorr identification prover over the UART (seed 001's second application; tests/node/test_schnorr.py).
+$(eval $(call FW_APP,schnorr))
 
 # Everything the node's tests, --backend soc and the node bench need.
 node: node-sim node-sim-noengine firmware

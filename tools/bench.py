@@ -171,19 +171,24 @@ NODE_OPS = {  # phase name in nodebench.c (or an application) -> (op, curve, ext
     "merkle_path_16x1k": ("merkle_path", None, {"leaves": 16, "block_bytes": 1024, "leaf": 5}),
     "merkle_root_7x64": ("merkle_root", None, {"leaves": 7, "block_bytes": 64}),
     "merkle_path_7x64": ("merkle_path", None, {"leaves": 7, "block_bytes": 64, "leaf": 3}),
+    # sw/apps/schnorr (seed 001's Schnorr prover): the commitment r G, the response r + c x mod n
+    "schnorr_commit": ("schnorr_commit", "secp256r1", {}),
+    "schnorr_respond": ("schnorr_respond", "secp256r1", {}),
 }
 
 
-def _run_node(config, app, budget):
-    """Runs build/fw/<config>/<app>.elf to its end; (stdout lines, the simulator's report, the elf)."""
+def _run_node(config, app, budget, uart_input=None):
+    """Runs build/fw/<config>/<app>.elf to its end (uart_input: the UART's input, the run ending
+    once the firmware has consumed it); (stdout lines, the simulator's report, the elf)."""
     arch = config.rsplit("-", 1)[1]
     elf = ROOT / "build" / "fw" / config / f"{app}.elf"
     rep = ROOT / "build" / "reports" / f"{app}-{config}.json"
     # The sw configs never touch the engine: they run on the node without it (same cycles, ~10x
     # faster to simulate; sim/node/README.md).
     sim = ROOT / "build" / "sim" / (arch if "+hw" in config else arch + "-noengine") / "node"
-    proc = subprocess.run([str(sim), "--elf", str(elf), "--max-cycles", budget,
-                           "--seed", "1", "--report", str(rep)], capture_output=True, text=True)
+    proc = subprocess.run([str(sim), "--elf", str(elf), "--max-cycles", budget, "--seed", "1", "--report", str(rep)]
+                          + (["--uart-rx"] if uart_input is not None else []),
+                          input=uart_input, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"bench: {app} on {config} failed ({proc.returncode}): {proc.stderr[-800:]}")
     return [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")], json.loads(rep.read_text()), elf
@@ -210,6 +215,15 @@ def _run_merkle(config):
     return config, rep, None, None
 
 
+def _run_schnorr(config):
+    """sw/apps/schnorr: one round of the identification protocol, its challenge given in advance
+    (tests/node/test_schnorr.py checks the proofs)."""
+    lines, rep, _ = _run_node(config, "schnorr", "20000000000", f"commit\nchallenge {0x1234567 << 200:064x}\n")
+    if [l.get("status") for l in lines] != ["ok", "ok", "ok"]:
+        sys.exit(f"bench: schnorr on {config}: {lines}")
+    return config, rep, None, None
+
+
 def node_results():
     """Runs the node benchmark firmware in every configuration (two simulations at a time) and
     returns one result per operation and configuration, plus sizes and the simulator's speed."""
@@ -217,7 +231,8 @@ def node_results():
     with ThreadPoolExecutor(max_workers=2) as pool:
         # The slowest (software on RV32I) first, the quick ones beside it.
         order = ("sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i", "sw+hw-rv32imc", "sw-rv32im")
-        runs = list(pool.map(_run_nodebench, order)) + list(pool.map(_run_merkle, order))
+        runs = (list(pool.map(_run_nodebench, order)) + list(pool.map(_run_merkle, order))
+                + list(pool.map(_run_schnorr, order)))
     res, base_cycles = [], {}
     for config, rep, stack, size in runs:
         for ph in rep["phases"]:
