@@ -268,6 +268,8 @@ $(eval $(call FW_APP,cttime))
 $(eval $(call FW_APP,merkle))
 # A Schnorr identification prover over the UART (seed 001's second application; tests/node/test_schnorr.py).
 $(eval $(call FW_APP,schnorr))
+# ECMQV key agreement over the UART (seed 001's first application; tests/node/test_ecmqv.py).
+$(eval $(call FW_APP,ecmqv))
 
 # Everything the node's tests, --backend soc and the node bench need.
 node: node-sim node-sim-noengine firmware

@@ -174,6 +174,8 @@ NODE_OPS = {  # phase name in nodebench.c (or an application) -> (op, curve, ext
     # sw/apps/schnorr (seed 001's Schnorr prover): the commitment r G, the response r + c x mod n
     "schnorr_commit": ("schnorr_commit", "secp256r1", {}),
     "schnorr_respond": ("schnorr_respond", "secp256r1", {}),
+    # sw/apps/ecmqv (seed 001's ECMQV): one agreement, the ephemeral key pair included
+    "ecmqv": ("ecmqv", "secp256r1", {}),
 }
 
 
@@ -207,21 +209,31 @@ def _run_nodebench(config):
     return config, rep, stack, size_of(elf)
 
 
-def _run_merkle(config):
-    """sw/apps/merkle (exit status 0: every case answered as tests/node/test_merkle.py expects);
-    its phases that NODE_OPS names."""
-    _, rep, _ = _run_node(config, "merkle", "2000000000")
-    rep["phases"] = [ph for ph in rep["phases"] if ph["name"] in NODE_OPS]
-    return config, rep, None, None
+def _peer_keys():
+    """ECMQV's peer keys for the bench: static and ephemeral P-256 public keys from fixed scalars."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    fmt = serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    return [ec.derive_private_key(k, ec.SECP256R1()).public_key().public_bytes(*fmt).hex() for k in (0x5eed, 0xe9e)]
 
 
-def _run_schnorr(config):
-    """sw/apps/schnorr: one round of the identification protocol, its challenge given in advance
-    (tests/node/test_schnorr.py checks the proofs)."""
-    lines, rep, _ = _run_node(config, "schnorr", "20000000000", f"commit\nchallenge {0x1234567 << 200:064x}\n")
-    if [l.get("status") for l in lines] != ["ok", "ok", "ok"]:
-        sys.exit(f"bench: schnorr on {config}: {lines}")
-    return config, rep, None, None
+# Seed 001's applications (sw/apps/<app>, checked by tests/node/test_<app>.py) and their UART input:
+# merkle runs its own cases; schnorr one round, its challenge given in advance; ecmqv one agreement.
+APPS = {"merkle": lambda: None,
+        "schnorr": lambda: f"commit\nchallenge {0x1234567 << 200:064x}\n",
+        "ecmqv": lambda: "peer {} {}\n".format(*_peer_keys())}
+
+
+def _run_apps(config):
+    """Every APPS program on config (every line's status must be ok); the phases NODE_OPS names."""
+    out = []
+    for app, uart_input in APPS.items():
+        lines, rep, _ = _run_node(config, app, "20000000000", uart_input())
+        if any(l.get("status", "ok") != "ok" for l in lines):
+            sys.exit(f"bench: {app} on {config}: {lines}")
+        rep["phases"] = [ph for ph in rep["phases"] if ph["name"] in NODE_OPS]
+        out.append((config, rep, None, None))
+    return out
 
 
 def node_results():
@@ -231,8 +243,7 @@ def node_results():
     with ThreadPoolExecutor(max_workers=2) as pool:
         # The slowest (software on RV32I) first, the quick ones beside it.
         order = ("sw-rv32i", "sw+hw-rv32im", "sw+hw-rv32i", "sw+hw-rv32imc", "sw-rv32im")
-        runs = (list(pool.map(_run_nodebench, order)) + list(pool.map(_run_merkle, order))
-                + list(pool.map(_run_schnorr, order)))
+        runs = list(pool.map(_run_nodebench, order)) + [r for rs in pool.map(_run_apps, order) for r in rs]
     res, base_cycles = [], {}
     for config, rep, stack, size in runs:
         for ph in rep["phases"]:

@@ -1,7 +1,7 @@
 """The Schnorr identification prover on the node (sw/apps/schnorr; seed 001's second application)
 against a verifier written here: the three moves (commitment R = r G, challenge c, response
 s = r + c x mod n) over the UART, accepted when s G = R + c X. s G comes from the `cryptography`
-package (an independent P-256), R + c X from affine arithmetic written from SEC 1 section 2.2.1.
+package (an independent P-256), R + c X from tests/p256_model.py (SEC 1 section 2.2.1).
 Rejections: a forged response fails the check; the prover refuses a challenge without a fresh
 commitment (a second challenge for one r would give the key away), a challenge >= n and a
 malformed line, with a named error and no s, and still proves correctly afterwards.
@@ -12,64 +12,24 @@ import secrets
 import subprocess
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric import ec
 
-# P-256 (SEC 2 / FIPS 186-4): y^2 = x^3 - 3x + b over GF(p), G of prime order n
-P = 2**256 - 2**224 + 2**192 + 2**96 - 1
-A = P - 3
-B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
-N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
-
-
-def add(p1, p2):
-    """SEC 1 2.2.1: the sum of two affine points; None is the point at infinity."""
-    if p1 is None:
-        return p2
-    if p2 is None:
-        return p1
-    (x1, y1), (x2, y2) = p1, p2
-    if x1 == x2 and (y1 + y2) % P == 0:
-        return None
-    if p1 == p2:
-        lam = (3 * x1 * x1 + A) * pow(2 * y1, P - 2, P) % P
-    else:
-        lam = (y2 - y1) * pow(x2 - x1, P - 2, P) % P
-    x3 = (lam * lam - x1 - x2) % P
-    return x3, (lam * (x1 - x3) - y1) % P
-
-
-def mul(k, pt):
-    acc = None
-    for bit in bin(k)[2:]:
-        acc = add(add(acc, acc), pt) if bit == "1" else add(acc, acc)
-    return acc
-
-
-def point(hexstr):
-    """A node's uncompressed point, validated by `cryptography` (on the curve, not infinity)."""
-    pub = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(hexstr))
-    nums = pub.public_numbers()
-    return nums.x, nums.y
-
-
-def s_times_g(s):
-    nums = ec.derive_private_key(s, ec.SECP256R1()).public_key().public_numbers()
-    return nums.x, nums.y
+from p256_model import G, N, add, decode, mul, times_g
 
 
 def accepts(X, R, c, s):
     """The verifier's check: s G == R + c X, with 0 < s < n."""
-    return 0 < s < N and s_times_g(s) == add(R, mul(c, X))
+    return 0 < s < N and times_g(s) == add(R, mul(c, X))
 
 
 def test_verifier_model():
     """The model against `cryptography`: (a + b) G and 2 (a G) by the model's add equal the
     package's own multiplications."""
     a, b = secrets.randbelow(N - 1) + 1, secrets.randbelow(N - 1) + 1
-    assert add(s_times_g(a), s_times_g(b)) == s_times_g((a + b) % N)
-    assert add(s_times_g(a), s_times_g(a)) == s_times_g(2 * a % N)
-    assert mul(b, s_times_g(a)) == s_times_g(a * b % N)
-    assert add(s_times_g(a), s_times_g(N - a)) is None
+    assert add(times_g(a), times_g(b)) == times_g((a + b) % N)
+    assert add(times_g(a), times_g(a)) == times_g(2 * a % N)
+    assert mul(b, times_g(a)) == times_g(a * b % N)
+    assert add(times_g(a), times_g(N - a)) is None
+    assert times_g(1) == G
 
 
 class Prover:
@@ -104,7 +64,7 @@ class Prover:
 def round_trip(prover, X):
     commit = prover.ask("commit")
     assert commit["status"] == "ok"
-    R = point(commit["R"])
+    R = decode(commit["R"])
     c = secrets.randbelow(N)
     resp = prover.ask(f"challenge {c:064x}")
     assert resp["status"] == "ok", resp
@@ -117,7 +77,7 @@ def test_schnorr_identification(node, config):
     prover = Prover(node, config)
     try:
         assert prover.identity["status"] == "ok"
-        X = point(prover.identity["X"])
+        X = decode(prover.identity["X"])
         rounds = 1 if config.startswith("sw-") else 3
         for _ in range(rounds):
             R, c, s = round_trip(prover, X)
