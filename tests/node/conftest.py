@@ -94,6 +94,37 @@ def run(sim, elf, args=(), uart_input=None, timeout=60, report=True):
     return start(sim, elf, args, uart_input, report)(timeout)
 
 
+class UartProgram:
+    """A program on the node that talks to the host a line at a time over the UART (node/app.h:
+    sw/apps/schnorr, sw/apps/ecmqv): JSON lines out, text lines in. The sw configs run on the node
+    without the engine, which they never touch: the same cycles, a faster simulation."""
+
+    def __init__(self, config, app, max_cycles=20_000_000_000):
+        sim, elf = require(config, app)
+        if config.startswith("sw-"):
+            sim = sim_path(f"{arch_of(config)}-noengine")
+        self.proc = subprocess.Popen([str(sim), "--elf", str(elf), "--uart-rx", "--seed", "1",
+                                      "--max-cycles", str(max_cycles)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, bufsize=1)
+
+    def read(self):
+        line = self.proc.stdout.readline()
+        assert line, f"the program stopped: {self.proc.stderr.read()[-600:]}"
+        return json.loads(line)
+
+    def ask(self, line):
+        """Sends one line; the program's one-line answer."""
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return self.read()
+
+    def close(self, timeout=900):
+        """Ends the input; the run must end with status 0."""
+        self.proc.stdin.close()
+        assert self.proc.wait(timeout=timeout) == 0, self.proc.stderr.read()[-600:]
+
+
 class Node:
     """What the `node` fixture gives a test: the helpers above."""
     root, configs = ROOT, CONFIGS
@@ -103,6 +134,7 @@ class Node:
     require = staticmethod(require)
     start = staticmethod(start)
     run = staticmethod(run)
+    UartProgram = UartProgram
 
 
 @pytest.fixture(scope="session")

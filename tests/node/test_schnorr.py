@@ -7,9 +7,7 @@ commitment (a second challenge for one r would give the key away), a challenge >
 malformed line, with a named error and no s, and still proves correctly afterwards.
 The engine configs run three rounds; the library (sw-rv32im, on the node without the engine) one,
 as each commitment is a P-256 multiplication in software (~77 M cycles)."""
-import json
 import secrets
-import subprocess
 
 import pytest
 
@@ -32,35 +30,6 @@ def test_verifier_model():
     assert times_g(1) == G
 
 
-class Prover:
-    """The node's prover on the simulator, spoken to a line at a time."""
-
-    def __init__(self, node, config):
-        arch = node.arch_of(config)
-        sim, elf = node.require(config, "schnorr")
-        if config.startswith("sw-"):  # the library never touches the engine: the faster simulation
-            sim = node.sim_path(f"{arch}-noengine")
-        self.proc = subprocess.Popen([str(sim), "--elf", str(elf), "--uart-rx", "--seed", "1",
-                                      "--max-cycles", "2000000000"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.identity = self.read()
-
-    def read(self):
-        line = self.proc.stdout.readline()
-        assert line, f"the prover stopped: {self.proc.stderr.read()[-600:]}"
-        return json.loads(line)
-
-    def ask(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        return self.read()
-
-    def close(self):
-        self.proc.stdin.close()
-        assert self.proc.wait(timeout=600) == 0, self.proc.stderr.read()[-600:]
-
-
 def round_trip(prover, X):
     commit = prover.ask("commit")
     assert commit["status"] == "ok"
@@ -74,10 +43,11 @@ def round_trip(prover, X):
 
 @pytest.mark.parametrize("config", ["sw-rv32im", "sw+hw-rv32im", "sw+hw-rv32imc"])
 def test_schnorr_identification(node, config):
-    prover = Prover(node, config)
+    prover = node.UartProgram(config, "schnorr")
     try:
-        assert prover.identity["status"] == "ok"
-        X = decode(prover.identity["X"])
+        identity = prover.read()
+        assert identity["status"] == "ok"
+        X = decode(identity["X"])
         rounds = 1 if config.startswith("sw-") else 3
         for _ in range(rounds):
             R, c, s = round_trip(prover, X)

@@ -7,8 +7,8 @@
  *   node:  {"op":"identity","Q":hex,"status":"ok"}      once: the static public key, 65 bytes
  *   host:  peer <static 130 hex digits> <ephemeral 130 hex digits>
  *   node:  {"op":"mqv","Qe":hex,"Z":hex,"status":"ok"}  its ephemeral key and the shared x(P)
- * A malformed line answers bad_input, a peer key that is not a valid point invalid_point, an
- * agreement whose P is infinity infinity; then no Z. The computation, with avf(Q) = (x mod 2^128)
+ * A malformed line answers bad_input, a peer key that is not a valid point invalid_point, and
+ * Q_e' + avf(Q_e') Q_s' = O infinity; then no Z. The computation, with avf(Q) = (x mod 2^128)
  * + 2^128 for P-256's 256-bit n and cofactor 1:
  *   s = (d_e + avf(Q_e) d_s) mod n,  P = s (Q_e' + avf(Q_e') Q_s'),  Z = x(P).
  * s is secret and its multiplication constant time (se_ec_mul); the sum of the peer's public points
@@ -17,10 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "node/node.h"
+#include "node/app.h"
 #include "se/backend.h"
-#include "se/ct.h"
-#include "se/drbg.h"
 #include "se/ec.h"
 
 #define F 32                /* P-256 field and scalar bytes */
@@ -30,29 +28,6 @@ static const se_backend *be;
 static se_hmac_drbg_ctx rng;
 static se_ec_curve curve;
 static uint8_t ds[F], Qs[PT];
-
-static void hex(const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        printf("%02x", b[i]);
-}
-
-static int nibble(char ch)
-{
-    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-}
-
-/* n bytes from 2n hex digits at s; 0, or -1 if they are not there. */
-static int unhex(const char *s, uint8_t *out, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        int hi = nibble(s[2 * i]), lo = hi < 0 ? -1 : nibble(s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        out[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return 0;
-}
 
 /* avf(Q) of an encoded point: the low 128 bits of x with bit 128 set, as a 32-byte scalar. */
 static void avf(const uint8_t q[PT], uint8_t out[F])
@@ -117,9 +92,10 @@ static se_status agree(const uint8_t Qs2[PT], const uint8_t Qe2[PT], uint8_t Qe[
         st = se_ec_validate_public(&curve, Qe2, PT);
     if (st == SE_OK)
         st = se_ec_keygen(&curve, &rng, de, Qe); /* the ephemeral pair */
-    avf(Qe, e);
-    if (st == SE_OK) /* s = (d_e + avf(Q_e) d_s) mod n */
+    if (st == SE_OK) { /* s = (d_e + avf(Q_e) d_s) mod n */
+        avf(Qe, e);
         st = be->mod(SE_MOD_MUL, se_ec_secp256r1.n, F, e, ds, t);
+    }
     if (st == SE_OK)
         st = be->mod(SE_MOD_ADD, se_ec_secp256r1.n, F, de, t, s);
     avf(Qe2, e);
@@ -140,37 +116,26 @@ static se_status agree(const uint8_t Qs2[PT], const uint8_t Qe2[PT], uint8_t Qe[
 
 int main(void)
 {
-    uint8_t seed[48], Qs2[PT], Qe2[PT], Qe[PT], Z[F];
+    uint8_t Qs2[PT], Qe2[PT], Qe[PT], Z[F];
     char line[8 + 4 * PT + 8];
 
     be = SE_FW_BACKEND;
-    for (size_t i = 0; i < sizeof seed; i += 4) {
-        uint32_t w = node_trng32();
-        memcpy(seed + i, &w, 4);
-    }
-    se_status st = se_hmac_drbg_instantiate_on(&rng, be->sha, seed, 32, seed + 32, 16, NULL, 0);
+    se_status st = app_rng(&rng, be->sha);
     if (st == SE_OK)
         st = node_p256(&curve);
     if (st == SE_OK)
         st = se_ec_keygen(&curve, &rng, ds, Qs);
     printf("{\"op\":\"identity\",\"Q\":\"");
     if (st == SE_OK)
-        hex(Qs, sizeof Qs);
+        app_hex(Qs, sizeof Qs);
     printf("\",\"status\":\"%s\"}\n", se_status_name(st));
     if (st != SE_OK)
         return 1;
-    for (;;) {
-        size_t n = 0;
-        int ch;
-        while ((ch = getchar()) != EOF && ch != '\n')
-            if (n + 1 < sizeof line)
-                line[n++] = (char)ch;
-        line[n] = 0;
-        if (ch == EOF && n == 0)
-            break;
+    int n;
+    while ((n = app_read_line(line, sizeof line)) >= 0) {
         st = SE_ERR_BAD_INPUT; /* "peer " <static> " " <ephemeral> */
         if (n == 5 + 2 * PT + 1 + 2 * PT && memcmp(line, "peer ", 5) == 0 && line[5 + 2 * PT] == ' ' &&
-            unhex(line + 5, Qs2, PT) == 0 && unhex(line + 6 + 2 * PT, Qe2, PT) == 0) {
+            app_unhex(line + 5, Qs2, PT) == 0 && app_unhex(line + 6 + 2 * PT, Qe2, PT) == 0) {
             node_marker("ecmqv");
             st = agree(Qs2, Qe2, Qe, Z);
             node_marker(NULL);
@@ -178,13 +143,15 @@ int main(void)
         printf("{\"op\":\"mqv\"");
         if (st == SE_OK) {
             printf(",\"Qe\":\"");
-            hex(Qe, sizeof Qe);
+            app_hex(Qe, sizeof Qe);
             printf("\",\"Z\":\"");
-            hex(Z, sizeof Z);
+            app_hex(Z, sizeof Z);
             printf("\"");
         }
         printf(",\"status\":\"%s\"}\n", se_status_name(st));
+        se_ct_wipe(Z, sizeof Z);
     }
     se_ct_wipe(ds, sizeof ds);
+    se_hmac_drbg_uninstantiate(&rng);
     return 0;
 }

@@ -2,23 +2,23 @@
  * proof of knowledge of the discrete logarithm x of the node's identity X = x G on P-256, on the
  * backend fixed at build time (SE_FW_BACKEND: the library for sw-*, the engine for sw+hw-*). The
  * verifier runs on the host (tests/node/test_schnorr.py) and talks over the UART, a line each way:
- *   node:  {"op":"identity","X":hex}              once, at start (65-byte uncompressed point)
- *   host:  commit                                 node: {"op":"commit","R":hex}, R = r G, r random
+ *   node:  {"op":"identity","X":hex,"status":"ok"}  once, at start (65-byte uncompressed point)
+ *   host:  commit                                 node: {"op":"commit","R":hex,"status":"ok"},
+ *                                                 R = r G, r random
  *   host:  challenge <64 hex digits>              node: {"op":"response","s":hex,"status":"ok"},
  *                                                 s = r + c x mod n; r is then wiped
  * The verifier accepts when s G = R + c X. A challenge without a fresh commitment (a second
  * challenge for one r would give x away), a challenge c >= n and a malformed line are answered
  * {"op":"response","status":"bad_input"} with no s, and the commitment, if any, is dropped. The
  * end of the input ends the run (the simulator stops once the firmware has consumed it). Key and
- * commitments come from an HMAC-DRBG seeded by the TRNG model. Commit and response run between
- * simulator markers (schnorr_commit, schnorr_respond). */
+ * commitments come from an HMAC-DRBG seeded by the TRNG (node/app.h: the simulator's model repeats
+ * with its --seed, so a simulated node's x and its r repeat from boot to boot). Commit and response
+ * run between simulator markers (schnorr_commit, schnorr_respond). */
 #include <stdio.h>
 #include <string.h>
 
-#include "node/node.h"
+#include "node/app.h"
 #include "se/backend.h"
-#include "se/ct.h"
-#include "se/drbg.h"
 #include "se/ec.h"
 
 #define N 32 /* P-256 scalars */
@@ -29,41 +29,12 @@ static se_ec_curve curve;
 static uint8_t x[N], r[N];
 static int have_r; /* r is fresh: no challenge answered under it yet */
 
-static void hex(const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        printf("%02x", b[i]);
-}
-
-/* One line from the UART into buf (without the newline); -1 at EOF before any byte. */
-static int read_line(char *buf, size_t cap)
-{
-    size_t n = 0;
-    int ch;
-    while ((ch = getchar()) != EOF && ch != '\n')
-        if (n + 1 < cap)
-            buf[n++] = (char)ch;
-    buf[n] = 0;
-    return ch == EOF && n == 0 ? -1 : (int)n;
-}
-
-static int nibble(char ch)
-{
-    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-}
-
 /* c from 2N hex digits; SE_ERR_BAD_INPUT unless exactly that and c < n. */
 static se_status parse_challenge(const char *s, uint8_t c[N])
 {
     const uint8_t *n = se_ec_secp256r1.n;
-    if (strlen(s) != 2 * N)
+    if (strlen(s) != 2 * N || app_unhex(s, c, N) != 0)
         return SE_ERR_BAD_INPUT;
-    for (size_t i = 0; i < N; i++) {
-        int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return SE_ERR_BAD_INPUT;
-        c[i] = (uint8_t)(hi << 4 | lo);
-    }
     return memcmp(c, n, N) < 0 ? SE_OK : SE_ERR_BAD_INPUT; /* big-endian: byte order is value order */
 }
 
@@ -76,7 +47,7 @@ static void commit(void)
     have_r = st == SE_OK;
     printf("{\"op\":\"commit\",\"R\":\"");
     if (have_r)
-        hex(R, sizeof R);
+        app_hex(R, sizeof R);
     printf("\",\"status\":\"%s\"}\n", se_status_name(st));
 }
 
@@ -97,7 +68,7 @@ static void respond(const char *arg)
     printf("{\"op\":\"response\"");
     if (st == SE_OK) {
         printf(",\"s\":\"");
-        hex(s, sizeof s);
+        app_hex(s, sizeof s);
         printf("\"");
     }
     printf(",\"status\":\"%s\"}\n", se_status_name(st));
@@ -105,26 +76,22 @@ static void respond(const char *arg)
 
 int main(void)
 {
-    uint8_t seed[48], X[1 + 2 * N];
+    uint8_t X[1 + 2 * N];
     char line[2 * N + 16];
 
     be = SE_FW_BACKEND;
-    for (size_t i = 0; i < sizeof seed; i += 4) {
-        uint32_t w = node_trng32();
-        memcpy(seed + i, &w, 4);
-    }
-    se_status st = se_hmac_drbg_instantiate_on(&rng, be->sha, seed, 32, seed + 32, 16, NULL, 0);
+    se_status st = app_rng(&rng, be->sha);
     if (st == SE_OK)
         st = node_p256(&curve);
     if (st == SE_OK)
         st = se_ec_keygen(&curve, &rng, x, X);
     printf("{\"op\":\"identity\",\"X\":\"");
     if (st == SE_OK)
-        hex(X, sizeof X);
+        app_hex(X, sizeof X);
     printf("\",\"status\":\"%s\"}\n", se_status_name(st));
     if (st != SE_OK)
         return 1;
-    while (read_line(line, sizeof line) >= 0) {
+    while (app_read_line(line, sizeof line) >= 0) {
         if (strcmp(line, "commit") == 0) {
             commit();
         } else if (strncmp(line, "challenge ", 10) == 0) {
@@ -134,5 +101,6 @@ int main(void)
         }
     }
     se_ct_wipe(x, sizeof x);
+    se_hmac_drbg_uninstantiate(&rng);
     return 0;
 }
