@@ -120,15 +120,7 @@ int main(void)
     char line[8 + 4 * PT + 8];
 
     be = SE_FW_BACKEND;
-    se_status st = app_rng(&rng, be->sha);
-    if (st == SE_OK)
-        st = node_p256(&curve);
-    if (st == SE_OK)
-        st = se_ec_keygen(&curve, &rng, ds, Qs);
-    printf("{\"op\":\"identity\",\"Q\":\"");
-    if (st == SE_OK)
-        app_hex(Qs, sizeof Qs);
-    printf("\",\"status\":\"%s\"}\n", se_status_name(st));
+    se_status st = app_p256_identity(be, &rng, &curve, ds, Qs, "Q");
     if (st != SE_OK)
         return 1;
     int n;

@@ -80,15 +80,7 @@ int main(void)
     char line[2 * N + 16];
 
     be = SE_FW_BACKEND;
-    se_status st = app_rng(&rng, be->sha);
-    if (st == SE_OK)
-        st = node_p256(&curve);
-    if (st == SE_OK)
-        st = se_ec_keygen(&curve, &rng, x, X);
-    printf("{\"op\":\"identity\",\"X\":\"");
-    if (st == SE_OK)
-        app_hex(X, sizeof X);
-    printf("\",\"status\":\"%s\"}\n", se_status_name(st));
+    se_status st = app_p256_identity(be, &rng, &curve, x, X, "X");
     if (st != SE_OK)
         return 1;
     while (app_read_line(line, sizeof line) >= 0) {

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "node/node.h"
+#include "se/backend.h"
 #include "se/ct.h"
 #include "se/drbg.h"
+#include "se/ec.h"
 
 /* n bytes as 2n lower-case hex digits on the UART. */
 static inline void app_hex(const uint8_t *b, size_t n)
@@ -63,6 +65,24 @@ static inline se_status app_rng(se_hmac_drbg_ctx *rng, const se_sha256_engine *e
     }
     se_status st = se_hmac_drbg_instantiate_on(rng, eng, seed, 32, seed + 32, 16, NULL, 0);
     se_ct_wipe(seed, sizeof seed);
+    return st;
+}
+
+/* The start of a P-256 program: rng seeded (app_rng on be's SHA-256 engine), P-256 on be
+ * (node_p256), a key pair (priv, pub: 65 bytes) drawn, and the line
+ * {"op":"identity","<key>":hex,"status":...} printed. */
+static inline se_status app_p256_identity(const se_backend *be, se_hmac_drbg_ctx *rng, se_ec_curve *c, uint8_t priv[32],
+                                          uint8_t pub[65], const char *key)
+{
+    se_status st = app_rng(rng, be->sha);
+    if (st == SE_OK)
+        st = node_p256(c);
+    if (st == SE_OK)
+        st = se_ec_keygen(c, rng, priv, pub);
+    printf("{\"op\":\"identity\",\"%s\":\"", key);
+    if (st == SE_OK)
+        app_hex(pub, 65);
+    printf("\",\"status\":\"%s\"}\n", se_status_name(st));
     return st;
 }
 
