@@ -256,7 +256,7 @@ def node_results():
             if config in ("sw-rv32i", "sw-rv32im"):
                 base_cycles.setdefault(ph["name"], {})[config] = ph["cycles"]
             res.append(r)
-        if size is None:  # an application's run (sw/apps/merkle): its operations only
+        if size is None:  # an application's run (APPS): its operations only
             continue
         text, data, bss = size
         res.append(dict(op="firmware_size", curve=None, where="node", config=config, module="nodebench",

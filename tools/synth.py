@@ -37,22 +37,18 @@ BLACK_BOXES = set(cores.files("iotse:prim:sram"))
 # 65/45 nm libraries, in NAND2 equivalents), 7 GE with both. What Yosys folds into the flip-flop
 # is priced at its own cmos cost: a synchronous reset or set is a gate in front (+1.5 GE, an AND),
 # a clock enable a 2:1 mux (+3 GE). A kind not listed (a latch) stops the report.
-FF_GE = {"DFF": (5, 6), "DFFE": (8, 9), "SDFF": (6.5, None), "SDFFE": (9.5, None), "SDFFCE": (9.5, None),
-         "DFFSR": (None, 7), "DFFSRE": (None, 10)}
-FF_POLARITIES = {"DFF": (1, 3), "DFFE": (2, 4), "SDFF": (3,), "SDFFE": (4,), "SDFFCE": (4,), "DFFSR": (3,),
-                 "DFFSRE": (4,)}
+# Keyed by (kind, polarity letters): DFF/DFFE with three/four letters carry the asynchronous reset.
+FF_GE = {("DFF", 1): 5, ("DFF", 3): 6, ("DFFE", 2): 8, ("DFFE", 4): 9, ("SDFF", 3): 6.5, ("SDFFE", 4): 9.5,
+         ("SDFFCE", 4): 9.5, ("DFFSR", 3): 7, ("DFFSRE", 4): 10}
 
 
 def ff_ge(cell):
     """GE of one bit of Yosys flip-flop cell `cell` ("$_DFFE_PN0P_"); ValueError for other kinds."""
     m = re.fullmatch(r"\$_([A-Z]+)_([NP01]+)_", cell)
-    kind, pol = (m.group(1), m.group(2)) if m else (None, "")
-    if kind not in FF_GE or len(pol) not in FF_POLARITIES[kind]:
+    ge = FF_GE.get((m.group(1), len(m.group(2)))) if m else None
+    if ge is None:
         raise ValueError(f"no GE cost for the storage cell {cell}: tools/synth.py FF_GE")
-    plain, with_reset = FF_GE[kind]
-    # DFF/DFFE: the longer polarity string carries an asynchronous reset or set
-    asynchronous = kind in ("DFF", "DFFE") and len(pol) == FF_POLARITIES[kind][1] or kind.startswith("DFFSR")
-    return with_reset if asynchronous else plain
+    return ge
 
 
 def yosys(script):
@@ -96,11 +92,10 @@ def area(files, top, sram_bytes=0, params=None):
     unbox = f"delete t:{boxes.replace(' ', ' t:')};" if boxes else ""
     cmos = yosys(f"{read} synth -flatten -top {top}; tee -o /dev/stdout stat -tech cmos; "
                  f"setattr -mod -unset keep_hierarchy; flatten; {unbox} tee -o /dev/stdout ltp -noff")
-    stat, ltp = cmos.split("Longest topological path", 1)
-    stat = stat.split("=== design hierarchy ===")[-1]
+    stat = cmos.split("Longest topological path", 1)[0].split("=== design hierarchy ===")[-1]
     transistors = int(re.search(r"Estimated number of transistors:\s+(\d+)", stat).group(1))
     kinds = storage_cells(stat)
-    levels, start, end = longest_path("Longest topological path" + ltp, top)
+    levels, start, end = longest_path(cmos, top)
     xc7 = yosys(f"{read} synth_xilinx -family xc7 -flatten -top {top}; tee -o /dev/stdout stat")
     xc7 = xc7.split("=== design hierarchy ===")[-1]
     xc7_ff = sum(int(n) for n in re.findall(r"FD[A-Z]*\s+(\d+)", xc7))
