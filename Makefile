@@ -178,7 +178,7 @@ $(BUILD)/host/se: $(patsubst tools/cli/%.c,$(BUILD)/host/cli/%.o,$(CLI_SRC)) $(B
                   $(BUILD)/host/libsebackend.a $(BUILD)/host/libsedrivers.a $(BUILD)/host/libsecrypto.a $(ENGINE_LIBS)
 	$(CXX) -o $@ $(filter %.o,$^) $(BUILD)/host/libseproto.a $(BUILD)/host/libsebackend.a $(BUILD)/host/libsedrivers.a \
 	    $(BUILD)/host/libsecrypto.a $(ENGINE_DIR)/Vse_engine__ALL.a $(ENGINE_DIR)/libverilated.a \
-	    -ljansson -lsqlite3 -pthread
+	    -ljansson -lsqlite3 -lcrypto -pthread
 
 cli: $(BUILD)/host/se
 
@@ -375,7 +375,7 @@ $(ASAN_DIR)/%.o: %.c $(CRYPTO_HDR) $(DRV_HDR) $(REG_H) $(PROTO_HDR) $(CLI_HDR) |
 
 $(ASAN_DIR)/se: $(ASAN_OBJ) $(ENGINE_LIBS)
 	$(CXX) $(ASAN_FLAGS) -o $@ $(ASAN_OBJ) $(ENGINE_DIR)/engine_model.o $(ENGINE_DIR)/Vse_engine__ALL.a \
-	    $(ENGINE_DIR)/libverilated.a -ljansson -lsqlite3 -pthread
+	    $(ENGINE_DIR)/libverilated.a -ljansson -lsqlite3 -lcrypto -pthread
 
 .PHONY: test-asan
 # Every sanitizer report (ASan, LSan, UBSan) of any `se` process goes to a file under

@@ -89,9 +89,9 @@ def batch(backend):
 def budget(backend):
     """Sizes a suite for the backend: budget(n_sw, n_rtl) is the number of cases to run, and
     budget.pick(items, n_rtl) every item on sw but an even spread of n_rtl items on a simulated
-    backend (about half a million engine cycles per second). SE_FULL_VECTORS=1 (make bench) runs
+    backend (about half a million engine cycles per second); openssl runs the sw sizes. SE_FULL_VECTORS=1 (make bench) runs
     the sw sizes everywhere."""
-    full = backend == "sw" or os.environ.get("SE_FULL_VECTORS") == "1"
+    full = backend in ("sw", "openssl") or os.environ.get("SE_FULL_VECTORS") == "1"
 
     class Budget:
         def __call__(self, n_sw, n_rtl):

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 from nist import ccm_fields, ccm_records, parse
 
 # The same suites run on the software library and on the engine's RTL (drivers + Verilator model).
-pytestmark = pytest.mark.backends("sw", "rtl")
+pytestmark = pytest.mark.backends("sw", "rtl", "openssl")
 
 
 def enc_req(mode, key, nonce, aad, pt, tag_len=None):

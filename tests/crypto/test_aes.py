@@ -8,7 +8,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from nist import parse
 
 # The same suites run on the software library and on the engine's RTL (drivers + Verilator model).
-pytestmark = pytest.mark.backends("sw", "rtl")
+pytestmark = pytest.mark.backends("sw", "rtl", "openssl")
 
 try:  # OFB moved to the "decrepit" namespace in cryptography 43
     from cryptography.hazmat.decrepit.ciphers.modes import OFB

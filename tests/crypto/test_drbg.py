@@ -8,7 +8,7 @@ import random
 import pytest
 from drbg_model import HmacDrbg, model
 
-pytestmark = pytest.mark.backends("sw", "rtl")
+pytestmark = pytest.mark.backends("sw", "rtl", "openssl")
 
 
 def to_req(c):

@@ -14,7 +14,7 @@ import ossl
 from nist import parse
 
 # Every suite runs on the library (sw) and on the engine model (rtl, a spread subset: budget).
-pytestmark = pytest.mark.backends("sw", "rtl")
+pytestmark = pytest.mark.backends("sw", "rtl", "openssl")
 
 # NIST name -> (our curve name, cryptography curve or None)
 NIST_CURVES = {"P-192": "secp192r1", "P-224": "secp224r1", "P-256": "secp256r1",
@@ -333,11 +333,18 @@ def _openssl_params(name):
             "n": even(hexes["Order"]), "h": fields["Cofactor"].split()[0]}
 
 
-def test_runtime_curve_brainpool(batch, tally, seed, budget):
+def test_runtime_curve_brainpool(batch, tally, seed, budget, backend):
     """A curve given at run time (brainpoolP256r1: a != -3, not built in), parameters from
-    OpenSSL, results against the cryptography package."""
+    OpenSSL, results against the cryptography package. The openssl backend maps built-in curves
+    to libcrypto's by name and answers not_supported for a curve given by its parameters."""
     curve = _openssl_params("brainpoolP256r1")
     assert int(curve["n"], 16).bit_length() == 256
+    if backend == "openssl":
+        got = batch([{"op": "ec_pubkey", "curve": curve, "key": "01" * 32},
+                     {"op": "ecdsa_verify", "curve": curve, "pub": "04" + "00" * 64, "hash": "00" * 32,
+                      "r": "01", "s": "01"}])
+        assert [g.get("error") for g in got] == ["not_supported"] * 2, got
+        return
     cv, nb = ec.BrainpoolP256R1(), 32
     rng = random.Random(f"{seed}-brainpool")
     reqs, cases = [], []
@@ -460,7 +467,13 @@ def _probable_prime(m, rng):
 
 def test_modular_ops_vs_python(batch, tally, seed, backend, budget):
     """Random odd moduli of every width. The engine inverts by Fermat, so on rtl mod_inv gets
-    prime moduli (a composite one answers not_invertible there, a documented limit)."""
+    prime moduli (a composite one answers not_invertible there, a documented limit). The openssl
+    backend has no such ops: not_supported, after the same checks of the modulus."""
+    if backend == "openssl":
+        got = batch([{"op": op, "m": "0b", "a": "03", "b": "05"} for op in ("mod_mul", "mod_add", "mod_sub")] +
+                    [{"op": "mod_inv", "m": "0b", "a": "03"}, {"op": "mod_mul", "m": "10", "a": "01", "b": "01"}])
+        assert [g.get("error") for g in got] == ["not_supported"] * 4 + ["bad_params"], got
+        return
     rng = random.Random(f"{seed}-bn")
     reqs, want = [], []
     cases = budget(1000, 100)

@@ -8,7 +8,7 @@ import random
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
-pytestmark = pytest.mark.backends("sw", "rtl")
+pytestmark = pytest.mark.backends("sw", "rtl", "openssl")
 
 DTLS12, TLS12 = 0xFEFD, 0x0303
 

@@ -8,7 +8,7 @@ import pytest
 from nist import parse
 
 # The same suites run on the software library and on the engine's RTL (drivers + Verilator model).
-pytestmark = pytest.mark.backends("sw", "rtl")
+pytestmark = pytest.mark.backends("sw", "rtl", "openssl")
 
 
 def test_sha256_cavp(batch, tally, vectors):

@@ -1,7 +1,8 @@
 """DTLS 1.2 and TLS 1.2 (sw/proto through `se client` / `se server`) against OpenSSL 3's
 s_server / s_client on loopback, for each suite, with and without client certificates, data
 flowing both ways; then our client against our server, small MTUs (fragmented flights), the
-cached-certificate mode and one handshake on the engine model (--backend rtl).
+cached-certificate mode and one handshake on the engine model (--backend rtl). The interop tests
+run our side on the library (--backend sw) and on OpenSSL's libcrypto (--backend openssl).
 
 The helpers here (Proc, procs, se_server, openssl commands) are shared with test_tls_negative.py."""
 import os
@@ -24,6 +25,7 @@ OSSL_CIPHER = {"ccm8": "ECDHE-ECDSA-AES128-CCM8", "gcm": "ECDHE-ECDSA-AES128-GCM
 IANA = {"ccm8": "TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", "gcm": "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
         "cbc": "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256"}
 MODES = ("dtls", "tls")
+pytestmark = pytest.mark.backends("sw", "openssl")
 
 
 class Proc:
@@ -181,13 +183,13 @@ def s_client(procs, pki, mode, suite, port, *extra, mtu=1200):
 @pytest.mark.parametrize("client_cert", [False, True], ids=["anon", "mutual"])
 @pytest.mark.parametrize("suite", SUITES)
 @pytest.mark.parametrize("mode", MODES)
-def test_our_client_vs_openssl_server(pki, procs, mode, suite, client_cert):
+def test_our_client_vs_openssl_server(pki, procs, mode, suite, client_cert, backend):
     port = free_port()
     extra = ["-Verify", "1", "-CAfile", pki.ca_pem] if client_cert else []
     srv = s_server(procs, pki, mode, suite, port, *extra)
     msg = f"ping-{mode}-{suite}-{client_cert}"
     cli = procs(se_client_args(pki, mode, port, "--suites", suite, "--message", msg, "--expect-reply",
-                               cert=client_cert))
+                               cert=client_cert, backend=backend))
     srv.wait_for(re.escape(msg))          # our record arrived at OpenSSL
     srv.send("pong from openssl\n")       # and OpenSSL's comes back
     assert cli.wait() == 0, cli.output
@@ -204,9 +206,9 @@ def test_our_client_vs_openssl_server(pki, procs, mode, suite, client_cert):
 @pytest.mark.parametrize("client_cert", [False, True], ids=["anon", "mutual"])
 @pytest.mark.parametrize("suite", SUITES)
 @pytest.mark.parametrize("mode", MODES)
-def test_openssl_client_vs_our_server(pki, procs, mode, suite, client_cert):
+def test_openssl_client_vs_our_server(pki, procs, mode, suite, client_cert, backend):
     srv, port = se_server(procs, pki, mode, "--suites", suite, "--echo", "--once",
-                          "--client-auth", "required" if client_cert else "optional")
+                          "--client-auth", "required" if client_cert else "optional", backend=backend)
     extra = []
     if client_cert:
         c, k = pki.client("node-1")
@@ -226,10 +228,11 @@ def test_openssl_client_vs_our_server(pki, procs, mode, suite, client_cert):
 
 # ---- our client against our server ------------------------------------------------------------
 @pytest.mark.parametrize("mode", MODES)
-def test_our_client_vs_our_server(pki, procs, mode):
+def test_our_client_vs_our_server(pki, procs, mode, backend):
+    """Our server on the library, our client on the backend under test (sw or openssl)."""
     srv, port = se_server(procs, pki, mode, "--echo", "--once", "--client-auth", "required")
     cli = subprocess.run(se_client_args(pki, mode, port, "--message", "one", "--message", "two",
-                                        "--expect-reply", cert=True),
+                                        "--expect-reply", cert=True, backend=backend),
                          capture_output=True, text=True, timeout=30)
     assert cli.returncode == 0, cli.stderr
     assert "received: one\nreceived: two\n" in cli.stdout

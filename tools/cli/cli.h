@@ -33,6 +33,7 @@ typedef struct {
 
 extern const cli_backend *cli_be;               /* the one chosen by --backend (main.c) */
 extern const se_backend cli_soc_ops;            /* soc_backend.c: operations inside the simulated node */
+extern const se_backend cli_openssl_ops;        /* openssl_backend.c: OpenSSL's libcrypto */
 extern const char *cli_node_config;             /* --node: the node configuration of --backend soc */
 
 /* Op tables, one per area, each ended by an entry with name == NULL. */

@@ -101,7 +101,7 @@ static void usage(FILE *f)
                "       se names                                      status, alert and suite numbers -> names (JSON)\n"
                "backends: sw (default, the C library), rtl (the engine drivers on a Verilator model of\n"
                "          the engine), soc (each operation inside the simulated node: CPU, firmware,\n"
-               "          drivers and engine)\n"
+               "          drivers and engine), openssl (OpenSSL's libcrypto; built-in curves only, no mod_*)\n"
                "nodes (--node, for soc): sw-rv32i, sw-rv32im, sw+hw-rv32i, sw+hw-rv32im (default), sw+hw-rv32imc\n"
                "       se client|server|collector|certs ...          DTLS/TLS programs, see se PROGRAM --help\n"
                "see docs/cli.md\n");
@@ -109,11 +109,12 @@ static void usage(FILE *f)
 
 /* The backends (--backend): `sw` is the crypto library and `rtl` the engine drivers against the
  * Verilator model of the engine (both through se/backend.h); `soc` runs each operation inside the
- * simulated node (soc_backend.c). */
+ * simulated node (soc_backend.c); `openssl` runs on OpenSSL's libcrypto (openssl_backend.c). */
 static const cli_backend backend_sw = {"sw", &se_backend_sw};
 static const cli_backend backend_rtl = {"rtl", &se_backend_hw};
 static const cli_backend backend_soc = {"soc", &cli_soc_ops};
-static const cli_backend *const backends[] = {&backend_sw, &backend_rtl, &backend_soc, NULL};
+static const cli_backend backend_openssl = {"openssl", &cli_openssl_ops};
+static const cli_backend *const backends[] = {&backend_sw, &backend_rtl, &backend_soc, &backend_openssl, NULL};
 const cli_backend *cli_be = &backend_sw;
 
 int main(int argc, char **argv)
@@ -135,7 +136,7 @@ int main(int argc, char **argv)
         if (strcmp(backend, backends[b]->name) == 0)
             cli_be = backends[b];
     if (cli_be == NULL) {
-        fprintf(stderr, "se: unknown backend '%s' (have: sw, rtl, soc)\n", backend);
+        fprintf(stderr, "se: unknown backend '%s' (have: sw, rtl, soc, openssl)\n", backend);
         return 2;
     }
     if (cli_be->ops->probe != NULL && cli_be->ops->probe() != SE_OK) {
