@@ -23,13 +23,13 @@ NODES = ("node-1", "node-2", "node-3", "node-4")
 class Collector:
     """A running `se collector` on 127.0.0.1 (port chosen by the kernel, read from its log)."""
 
-    def __init__(self, tmp, pki, db, *extra, port=0):
+    def __init__(self, tmp, pki, db, *extra, port=0, backend="sw"):
         self.log_path = tmp / f"collector-{time.monotonic_ns()}.log"
         self.stats_path = tmp / f"stats-{time.monotonic_ns()}.json"
         self.db = db
         self.log = open(self.log_path, "w+")
         self.proc = subprocess.Popen(
-            [str(CLI), "collector", "--listen", f"127.0.0.1:{port}", "--db", str(db),
+            [str(CLI), "--backend", backend, "collector", "--listen", f"127.0.0.1:{port}", "--db", str(db),
              "--cert", str(pki.server_pem), "--key", str(pki.server_key), "--ca", str(pki.ca_pem),
              "--stats", str(self.stats_path), *map(str, extra)],
             stdout=subprocess.PIPE, stderr=self.log, text=True)

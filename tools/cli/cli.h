@@ -61,6 +61,7 @@ int cli_client_main(int argc, char **argv);    /* tls_client.c: DTLS/TLS client 
 int cli_server_main(int argc, char **argv);    /* tls_server.c: DTLS/TLS server (one peer at a time) */
 int cli_collector_main(int argc, char **argv); /* collector.c: the DTLS collector into SQLite */
 int cli_certs_main(int argc, char **argv);     /* certs.c: test CA, server and client certificates */
+int cli_load_main(int argc, char **argv);      /* load.c: many DTLS clients at once, a JSON report */
 
 /* Field readers. Errors: SE_ERR_BAD_INPUT (missing or wrong JSON type),
  * SE_ERR_BAD_HEX (not an even-length hex string), SE_ERR_BAD_LENGTH (longer than cap). */

@@ -6,8 +6,9 @@
  * connection closes, fails, or makes no progress for --idle-timeout seconds, and the counters of
  * all that); this file keeps the options, the loop, SQLite and the log. Nodes must authenticate
  * with a client certificate chaining to --ca; a node's identity is its certificate's subject
- * commonName. Every application record is one row of `readings`, committed on arrival;
- * connection events go to `events`. Hostile or broken datagrams are dropped and counted by kind;
+ * commonName. Every application record is one row of `readings`; the rows of the datagrams one
+ * wake-up drains from the socket are committed together (group commit), and a reading counts as
+ * stored once its commit returns; connection events go to `events`. Hostile or broken datagrams are dropped and counted by kind;
  * the counters are printed on exit (SIGINT, SIGTERM, --exit-after-records) and written as JSON to
  * --stats. */
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +31,9 @@
 
 /* Drop lines on stderr per second at most (a flood is counted, not printed). */
 #define DROP_LINES_PER_SEC 10
+/* The socket's receive queue. */
+#define RCVBUF_BYTES (8 << 20)
+#define MAX_WORKERS 64
 
 /* ---- counters: one list, printed on exit and written to --stats ---------------------------
  * S: se_dtls_server's (se/dtls_server.h says what each counts), C: the collector's own. */
@@ -59,7 +64,7 @@ typedef struct {
     char peer[64];                /* the address as text, "127.0.0.1:5000" */
     char node[65];                /* the client certificate's subject CN */
     char key_hex[65];             /* hex SHA-256 of the node's public key (04||x||y) */
-    unsigned long records;
+    unsigned long records;        /* rows inserted (the log's count) */
 } slot;
 
 typedef struct {
@@ -76,6 +81,10 @@ typedef struct {
     size_t n_slots;
     unsigned long exit_after;     /* 0: run until a signal */
     unsigned long records_stored, db_errors;
+    unsigned long pending;        /* readings received in this batch (not yet counted as stored) */
+    int in_batch;                 /* rows go to the batch (between batch_begin and batch_commit) */
+    struct db_row *rows;          /* the batch's rows */
+    size_t n_rows, cap_rows;
     uint32_t drop_sec, drop_lines;
 } collector;
 
@@ -157,29 +166,120 @@ static void db_close(collector *c)
     sqlite3_close(c->db);
 }
 
-/* Runs a bound INSERT (autocommit: the row is committed when this returns). */
-static int db_step(collector *c, sqlite3_stmt *st)
+/* Group commit: the rows of one drained batch of datagrams are kept in memory and written at
+ * its end in one short transaction (so several workers on one database hold its write lock only
+ * that long). A reading counts as stored (records_stored, --exit-after-records) only once that
+ * COMMIT has returned, so a counted reading survives a crash (WAL, synchronous=FULL). When the
+ * COMMIT fails, the batch's rows are lost and its readings counted as db_errors. Outside a batch
+ * (timers, start, stop) an event is written at once. */
+typedef struct db_row {
+    int event;                    /* 1: events(at, peer, kind, detail); 0: readings */
+    char at[32], peer[64], node[65], key_hex[65], kind[24], detail[160];
+    uint8_t *payload;
+    size_t len;
+} db_row;
+
+static int db_write(collector *c, const db_row *r)
 {
+    sqlite3_stmt *st = r->event ? c->ins_event : c->ins_reading;
+    if (r->event) {
+        sqlite3_bind_text(st, 1, r->at, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, r->peer, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, r->kind, -1, SQLITE_STATIC);
+        if (r->detail[0])
+            sqlite3_bind_text(st, 4, r->detail, -1, SQLITE_STATIC);
+    } else {
+        sqlite3_bind_text(st, 1, r->node, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, r->at, -1, SQLITE_STATIC);
+        /* a zero-length blob must still be a blob (NULL would break NOT NULL) */
+        sqlite3_bind_blob(st, 3, r->len ? (const void *)r->payload : "", (int)r->len, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, r->peer, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, r->key_hex, -1, SQLITE_STATIC);
+    }
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     if (rc != SQLITE_DONE) {
-        c->db_errors++;
         fprintf(stderr, "collector: database: %s\n", sqlite3_errmsg(c->db));
         return -1;
     }
     return 0;
 }
 
+/* A new row: kept for the batch's commit, or (outside a batch) written at once. */
+static db_row *db_row_new(collector *c)
+{
+    static db_row now;
+    if (!c->in_batch) {
+        memset(&now, 0, sizeof now);
+        return &now;
+    }
+    if (c->n_rows == c->cap_rows) {
+        size_t cap = c->cap_rows ? 2 * c->cap_rows : 256;
+        db_row *r = realloc(c->rows, cap * sizeof *r);
+        if (r == NULL)
+            return NULL;
+        c->rows = r;
+        c->cap_rows = cap;
+    }
+    db_row *r = &c->rows[c->n_rows++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static void db_row_done(collector *c, db_row *r)
+{
+    if (!c->in_batch && db_write(c, r) != 0)
+        c->db_errors++;
+}
+
+static void batch_begin(collector *c)
+{
+    c->in_batch = 1;
+    c->n_rows = 0;
+}
+
+static void batch_commit(collector *c)
+{
+    unsigned long readings = 0;
+    int ok = 1;
+    c->in_batch = 0;
+    if (c->n_rows == 0)
+        return;
+    for (size_t i = 0; i < c->n_rows; i++)
+        readings += !c->rows[i].event;
+    ok = sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+    for (size_t i = 0; ok && i < c->n_rows; i++)
+        ok = db_write(c, &c->rows[i]) == 0;
+    if (ok && sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        fprintf(stderr, "collector: database: commit: %s\n", sqlite3_errmsg(c->db));
+        ok = 0;
+    }
+    if (!ok) {
+        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+        c->db_errors += readings ? readings : 1;
+    } else {
+        c->records_stored += readings;
+    }
+    c->pending = 0;
+    for (size_t i = 0; i < c->n_rows; i++)
+        free(c->rows[i].payload);
+    c->n_rows = 0;
+}
+
 static void db_event(collector *c, const char *peer, const char *kind, const char *detail)
 {
-    char at[32];
-    utc_now(at);
-    sqlite3_bind_text(c->ins_event, 1, at, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(c->ins_event, 2, peer, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(c->ins_event, 3, kind, -1, SQLITE_STATIC);
-    sqlite3_bind_text(c->ins_event, 4, detail, -1, SQLITE_TRANSIENT);
-    db_step(c, c->ins_event);
+    db_row *r = db_row_new(c);
+    if (r == NULL) {
+        c->db_errors++;
+        return;
+    }
+    r->event = 1;
+    utc_now(r->at);
+    snprintf(r->peer, sizeof r->peer, "%s", peer ? peer : "");
+    snprintf(r->kind, sizeof r->kind, "%s", kind);
+    snprintf(r->detail, sizeof r->detail, "%s", detail ? detail : "");
+    db_row_done(c, r);
 }
 
 /* ---- logging ---------------------------------------------------------------------------- */
@@ -207,24 +307,27 @@ static int send_dgram(void *ctx, const uint8_t *peer, size_t peer_len, const uin
     return tls_host_sendto(((collector *)ctx)->sock, peer, peer_len, buf, len);
 }
 
-/* One application record: one row. */
+/* One application record: one row of the batch. */
 static void on_record(void *ctx, se_dtls_peer *p, const uint8_t *buf, size_t len)
 {
     collector *c = ctx;
     slot *s = &c->slots[se_dtls_peer_index(p)];
-    char at[32];
-
-    utc_now(at);
-    sqlite3_bind_text(c->ins_reading, 1, s->node, -1, SQLITE_STATIC);
-    sqlite3_bind_text(c->ins_reading, 2, at, -1, SQLITE_STATIC);
-    /* a zero-length blob must still be a blob (NULL would break NOT NULL) */
-    sqlite3_bind_blob(c->ins_reading, 3, len ? (const void *)buf : "", (int)len, SQLITE_STATIC);
-    sqlite3_bind_text(c->ins_reading, 4, s->peer, -1, SQLITE_STATIC);
-    sqlite3_bind_text(c->ins_reading, 5, s->key_hex, -1, SQLITE_STATIC);
-    if (db_step(c, c->ins_reading) == 0) {
-        s->records++;
-        c->records_stored++;
+    db_row *r = db_row_new(c);
+    if (r == NULL || (len > 0 && (r->payload = malloc(len)) == NULL)) {
+        if (r != NULL)
+            c->n_rows--;
+        c->db_errors++;
+        return;
     }
+    utc_now(r->at);
+    snprintf(r->node, sizeof r->node, "%s", s->node);
+    snprintf(r->peer, sizeof r->peer, "%s", s->peer);
+    snprintf(r->key_hex, sizeof r->key_hex, "%s", s->key_hex);
+    if (len > 0)
+        memcpy(r->payload, buf, len);
+    r->len = len;
+    s->records++;
+    c->pending++;
 }
 
 /* The handshake just completed: take the node's identity and say so. */
@@ -352,31 +455,244 @@ static void on_datagram(collector *c, struct sockaddr_storage *addr, socklen_t a
 
 /* ---- the summary ------------------------------------------------------------------------ */
 
-static int write_summary(const collector *c, const char *stats_path)
+/* The counters as a JSON object, in COUNTERS order. */
+static json_t *counters(const collector *c)
 {
     se_dtls_server_stats n;
     json_t *obj = json_object();
-    size_t live = se_dtls_server_live(&c->srv);
 
     se_dtls_server_get_stats(&c->srv, &n);
 #define S(name) (unsigned long)n.name
 #define C(name) c->name
-#define X(src, name)                                                  \
-    printf("%s: %lu\n", #name, src(name));                            \
-    json_object_set_new(obj, #name, json_integer((json_int_t)src(name)));
+#define X(src, name) json_object_set_new(obj, #name, json_integer((json_int_t)src(name)));
     COUNTERS(X)
 #undef X
 #undef C
 #undef S
-    printf("live_peers: %zu\n", live);
-    json_object_set_new(obj, "live_peers", json_integer((json_int_t)live));
+    json_object_set_new(obj, "live_peers", json_integer((json_int_t)se_dtls_server_live(&c->srv)));
+    return obj;
+}
+
+/* Prints the counters ("name: value", one per line) and writes them to stats_path as JSON. */
+static int write_summary(json_t *obj, const char *stats_path)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v)
+        printf("%s: %lld\n", key, (long long)json_integer_value(v));
     fflush(stdout);
-    int rc = 0;
     if (stats_path != NULL && json_dump_file(obj, stats_path, JSON_INDENT(2) | JSON_SORT_KEYS)) {
         fprintf(stderr, "collector: cannot write %s\n", stats_path);
-        rc = -1;
+        return -1;
     }
-    json_decref(obj);
+    return 0;
+}
+
+/* ---- serving: one process, or --workers processes on one port ------------------------------ */
+
+/* A large receive queue rides out bursts (a batch's commit, a flood of handshakes): as root past
+ * the system's rmem_max (SO_RCVBUFFORCE), else up to it. */
+static void big_queue(int sock)
+{
+    int rcvbuf = RCVBUF_BYTES;
+    if (setsockopt(sock, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) != 0)
+        (void)setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+}
+
+/* The loop on c->sock, until a signal or --exit-after-records; then close_notify to every live
+ * node. Returns the counters. */
+static json_t *serve(collector *c, const char *bound)
+{
+    static uint8_t buf[SE_DTLS_MAX_DATAGRAM + 1];
+    db_event(c, bound, "start", NULL);
+    while (!stop_requested && (c->exit_after == 0 || c->records_stored < c->exit_after)) {
+        struct pollfd p = {.fd = c->sock, .events = POLLIN};
+        uint32_t next = se_dtls_server_timer(&c->srv); /* due timers run first */
+        if (poll(&p, 1, next < 60000 ? (int)next : 60000) < 0 && errno != EINTR) {
+            perror("se collector: poll");
+            break;
+        }
+        /* Drain what is queued (bounded, so timers still run under a flood): one batch, one commit. */
+        if (!(p.revents & POLLIN))
+            continue;
+        batch_begin(c);
+        for (int k = 0; k < 256; k++) {
+            struct sockaddr_storage from;
+            socklen_t from_len = sizeof from;
+            ssize_t n = recvfrom(c->sock, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC,
+                                 (struct sockaddr *)&from, &from_len);
+            if (n < 0)
+                break;
+            on_datagram(c, &from, from_len, buf, (size_t)n);
+            if (c->exit_after && c->records_stored + c->pending >= c->exit_after)
+                break;
+        }
+        batch_commit(c);
+    }
+    se_dtls_server_shutdown(&c->srv); /* live nodes hear close_notify */
+    fprintf(stderr, "collector: stopping (%s)\n", stop_requested ? "signal" : "record limit");
+    db_event(c, bound, "stop", NULL);
+    return counters(c);
+}
+
+/* Everything secret wiped, everything open closed. */
+static void cleanup(collector *c)
+{
+    if (c->sock >= 0)
+        close(c->sock);
+    c->sock = -1;
+    if (c->db != NULL)
+        db_close(c);
+    c->db = NULL;
+    se_dtls_server_wipe(&c->srv); /* every connection's keys, the cookie secret */
+    free(c->peers);
+    free(c->slots);
+    free(c->rows);
+    c->peers = NULL, c->slots = NULL, c->rows = NULL;
+    se_ct_wipe(c->id.key, sizeof c->id.key);
+    se_hmac_drbg_uninstantiate(&c->rng);
+}
+
+/* Writes all of text to fd. */
+static int write_all(int fd, const char *text, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, text, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        text += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* One worker, in the child: its own socket in the port's group (worker 0 keeps the first one),
+ * its own database connection and a DRBG reseeded from the OS (a forked DRBG would otherwise
+ * repeat its parent's and its siblings' output). Says "ready" on out, serves, then writes its
+ * counters there as JSON. Never returns. */
+static _Noreturn void worker(collector *c, int w, int first_sock, const char *db, const char *bound, int out)
+{
+    int rc = 1;
+    if (w > 0) {
+        close(first_sock);
+        c->sock = tls_host_udp_bind_shared(bound);
+        if (c->sock >= 0)
+            big_queue(c->sock);
+    }
+    reseed(c);
+    if (c->sock >= 0 && db_open(c, db) == 0 && write_all(out, "ready\n", 6) == 0) {
+        json_t *obj = serve(c, bound);
+        char *text = json_dumps(obj, 0);
+        rc = text != NULL && write_all(out, text, strlen(text)) == 0 ? 0 : 1;
+        free(text);
+        json_decref(obj);
+    }
+    close(out);
+    cleanup(c);
+    _exit(rc);
+}
+
+/* --workers N: N processes share the UDP port through SO_REUSEPORT. The kernel picks a socket by
+ * a hash of the datagram's source and destination addresses and ports, so while the set of
+ * workers stays the same, a node's datagrams always reach the same worker, the one holding its
+ * connection. The workers share the cookie secret (made before the fork), so a cookie one
+ * worker issued is valid at every other. This process waits: a signal goes on to every worker,
+ * each drains (close_notify to its nodes, its last batch committed) and reports its counters,
+ * which are summed here. A worker that dies is logged and counted (workers_lost); its nodes'
+ * datagrams then hash to the others, which take them as unknown peers until the nodes start a
+ * new handshake. */
+static int run_workers(collector *c, const char *db, const char *bound, int n, const char *stats_path)
+{
+    pid_t pid[MAX_WORKERS];
+    int from[MAX_WORKERS], started = 0, lost = 0, rc = 0;
+    char ready[6];
+
+    for (; started < n; started++) {
+        int p[2];
+        if (pipe(p) != 0 || (pid[started] = fork()) < 0) {
+            perror("se collector: worker");
+            rc = 1;
+            break;
+        }
+        if (pid[started] == 0) {
+            close(p[0]);
+            for (int k = 0; k < started; k++)
+                close(from[k]);
+            worker(c, started, c->sock, db, bound, p[1]);
+        }
+        close(p[1]);
+        from[started] = p[0];
+        if (read(p[0], ready, sizeof ready) != (ssize_t)sizeof ready) { /* it failed to start */
+            rc = 1;
+            started++;
+            break;
+        }
+        fprintf(stderr, "collector: worker %d is pid %d\n", started, (int)pid[started]);
+    }
+    close(c->sock);
+    c->sock = -1;
+    if (rc == 0)
+        fprintf(stderr, "collector: listening on %s (%d workers, max %zu peers each)\n", bound, n, c->n_slots);
+    else
+        stop_requested = 1;
+
+    int live = started, forwarded = 0;
+    while (live > 0) {
+        int status;
+        if (stop_requested && !forwarded) {
+            for (int w = 0; w < started; w++)
+                if (pid[w] > 0)
+                    kill(pid[w], SIGTERM);
+            forwarded = 1;
+        }
+        pid_t got = waitpid(-1, &status, WNOHANG);
+        if (got == 0 || (got < 0 && errno == EINTR)) {
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        if (got < 0)
+            break;
+        for (int w = 0; w < started; w++)
+            if (pid[w] == got) {
+                pid[w] = -1;
+                live--;
+                if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                    lost++;
+                    if (WIFSIGNALED(status))
+                        fprintf(stderr, "collector: worker %d (pid %d) ended by signal %d\n", w, (int)got,
+                                WTERMSIG(status));
+                    else
+                        fprintf(stderr, "collector: worker %d (pid %d) exited with status %d\n", w, (int)got,
+                                WEXITSTATUS(status));
+                }
+            }
+    }
+
+    /* The counters: each worker's, summed. */
+    json_t *total = json_object();
+    for (int w = 0; w < started; w++) {
+        json_t *obj = json_loadfd(from[w], JSON_DISABLE_EOF_CHECK, NULL);
+        const char *key;
+        json_t *v;
+        if (obj != NULL)
+            fprintf(stderr, "collector: worker %d: %lld connections, %lld readings stored\n", w,
+                    (long long)json_integer_value(json_object_get(obj, "connections")),
+                    (long long)json_integer_value(json_object_get(obj, "records_stored")));
+        json_object_foreach(obj, key, v) {
+            json_t *t = json_object_get(total, key);
+            json_object_set_new(total, key, json_integer((t ? json_integer_value(t) : 0) + json_integer_value(v)));
+        }
+        json_decref(obj);
+        close(from[w]);
+    }
+    json_object_set_new(total, "workers", json_integer(n));
+    json_object_set_new(total, "workers_lost", json_integer(lost));
+    if (write_summary(total, stats_path) != 0)
+        rc = 1;
+    json_decref(total);
     return rc;
 }
 
@@ -387,11 +703,12 @@ static void usage(void)
     fprintf(stderr,
             "usage: se collector --listen [HOST:]PORT --db FILE --cert server.pem --key server.key\n"
             "         --ca ca.pem [--max-peers N] [--idle-timeout SEC] [--exit-after-records N]\n"
-            "         [--stats FILE] [common options]\n"
+            "         [--stats FILE] [--workers N] [common options]\n"
             "  --max-peers N           connection slots (default 16)\n"
             "  --idle-timeout SEC      free a handshake or connection without progress that long (default 300)\n"
             "  --exit-after-records N  stop after storing N readings\n"
             "  --stats FILE            write the counters there as JSON on exit\n"
+            "  --workers N             N processes on the one UDP port (SO_REUSEPORT; default 1)\n"
             "common options (DTLS only: --tls and --timeout do not apply):\n%s",
             tls_host_opts_help);
 }
@@ -415,7 +732,7 @@ int cli_collector_main(int argc, char **argv)
     static const se_dtls_server_io io = {send_dgram, tls_host_now_ms, on_event, on_record, NULL, &c};
     uint8_t cookie_key[32];
     const char *listen = NULL, *db = NULL, *stats = NULL;
-    long max_peers = 16, idle = 300, exit_after = 0;
+    long max_peers = 16, idle = 300, exit_after = 0, workers = 1;
     tls_host_opts o;
     char bound[80] = "?";
     int rc = 1;
@@ -445,6 +762,7 @@ int cli_collector_main(int argc, char **argv)
         if (strcmp(f, "--max-peers") == 0) num = &max_peers, hi = 4096;
         else if (strcmp(f, "--idle-timeout") == 0) num = &idle, hi = 86400;
         else if (strcmp(f, "--exit-after-records") == 0) num = &exit_after, hi = 1L << 30;
+        else if (strcmp(f, "--workers") == 0) num = &workers, hi = MAX_WORKERS;
         else {
             fprintf(stderr, "se collector: unknown option '%s'\n", f);
             usage();
@@ -458,6 +776,10 @@ int cli_collector_main(int argc, char **argv)
         fprintf(stderr, "se collector: --listen, --db, --cert, --key and --ca are required "
                         "(and it speaks DTLS only)\n");
         usage();
+        return 2;
+    }
+    if (workers > 1 && exit_after != 0) {
+        fprintf(stderr, "se collector: --exit-after-records counts one process's readings: not with --workers\n");
         return 2;
     }
 
@@ -489,8 +811,16 @@ int cli_collector_main(int argc, char **argv)
     c.n_slots = (size_t)max_peers;
     c.exit_after = (unsigned long)exit_after;
     c.sock = -1;
-    if (db_open(&c, db) != 0 || (c.sock = tls_host_udp_bind(listen)) < 0)
+    /* The schema is made once here; workers open the database each on their own. */
+    if (db_open(&c, db) != 0)
         goto out;
+    if (workers > 1) {
+        db_close(&c);
+        c.db = NULL;
+    }
+    if ((c.sock = workers > 1 ? tls_host_udp_bind_shared(listen) : tls_host_udp_bind(listen)) < 0)
+        goto out;
+    big_queue(c.sock);
     struct sockaddr_storage me;
     socklen_t me_len = sizeof me;
     if (getsockname(c.sock, (struct sockaddr *)&me, &me_len) == 0)
@@ -501,43 +831,15 @@ int cli_collector_main(int argc, char **argv)
     sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns EINTR */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    fprintf(stderr, "collector: listening on %s (max %zu peers)\n", bound, c.n_slots);
-    db_event(&c, bound, "start", NULL);
-
-    static uint8_t buf[SE_DTLS_MAX_DATAGRAM + 1];
-    while (!stop_requested && (c.exit_after == 0 || c.records_stored < c.exit_after)) {
-        struct pollfd p = {.fd = c.sock, .events = POLLIN};
-        uint32_t next = se_dtls_server_timer(&c.srv); /* due timers run first */
-        if (poll(&p, 1, next < 60000 ? (int)next : 60000) < 0 && errno != EINTR) {
-            perror("se collector: poll");
-            break;
-        }
-        /* Drain what is queued (bounded, so timers still run under a flood). */
-        for (int k = 0; k < 256 && (p.revents & POLLIN); k++) {
-            struct sockaddr_storage from;
-            socklen_t from_len = sizeof from;
-            ssize_t n = recvfrom(c.sock, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC,
-                                 (struct sockaddr *)&from, &from_len);
-            if (n < 0)
-                break;
-            on_datagram(&c, &from, from_len, buf, (size_t)n);
-            if (c.exit_after && c.records_stored >= c.exit_after)
-                break;
-        }
+    if (workers > 1) {
+        rc = run_workers(&c, db, bound, (int)workers, stats);
+    } else {
+        fprintf(stderr, "collector: listening on %s (max %zu peers)\n", bound, c.n_slots);
+        json_t *obj = serve(&c, bound);
+        rc = write_summary(obj, stats) == 0 ? 0 : 1;
+        json_decref(obj);
     }
-    se_dtls_server_shutdown(&c.srv); /* live nodes hear close_notify */
-    fprintf(stderr, "collector: stopping (%s)\n", stop_requested ? "signal" : "record limit");
-    db_event(&c, bound, "stop", NULL);
-    rc = write_summary(&c, stats) == 0 ? 0 : 1;
 out:
-    if (c.sock >= 0)
-        close(c.sock);
-    if (c.db != NULL)
-        db_close(&c);
-    se_dtls_server_wipe(&c.srv); /* every connection's keys, the cookie secret */
-    free(c.peers);
-    free(c.slots);
-    se_ct_wipe(c.id.key, sizeof c.id.key);
-    se_hmac_drbg_uninstantiate(&c.rng);
+    cleanup(&c);
     return rc;
 }

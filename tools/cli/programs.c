@@ -6,5 +6,6 @@ const cli_program cli_programs[] = {
     {"server", cli_server_main},
     {"collector", cli_collector_main},
     {"certs", cli_certs_main},
+    {"load", cli_load_main},
     {NULL, NULL},
 };

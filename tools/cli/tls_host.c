@@ -255,7 +255,7 @@ void tls_host_tcp_close(int fd)
     close(fd);
 }
 
-static int open_socket(const char *hostport, int socktype, int mode) /* 0 connect, 1 bind, 2 listen */
+static int open_socket(const char *hostport, int socktype, int mode) /* 0 connect, 1 bind, 2 listen, 3 shared bind */
 {
     struct addrinfo *res = resolve(hostport, socktype, mode != 0), *ai;
     int fd = -1, err = 0;
@@ -269,6 +269,8 @@ static int open_socket(const char *hostport, int socktype, int mode) /* 0 connec
         }
         if (mode != 0)
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (mode == 3)
+            setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
         if ((mode == 0 ? connect(fd, ai->ai_addr, ai->ai_addrlen) : bind(fd, ai->ai_addr, ai->ai_addrlen)) == 0 &&
             (mode != 2 || listen(fd, 8) == 0))
             break;
@@ -290,6 +292,11 @@ int tls_host_connect(const char *hostport, int stream)
 int tls_host_udp_bind(const char *hostport)
 {
     return open_socket(hostport, SOCK_DGRAM, 1);
+}
+
+int tls_host_udp_bind_shared(const char *hostport)
+{
+    return open_socket(hostport, SOCK_DGRAM, 3);
 }
 
 int tls_host_tcp_listen(const char *hostport)

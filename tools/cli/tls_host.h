@@ -85,6 +85,9 @@ void tls_host_config(se_tls_config *cfg, const tls_host_opts *o, const tls_host_
  * resolve with getaddrinfo. Each returns a file descriptor or -1 after printing the reason. */
 int tls_host_connect(const char *hostport, int stream); /* TCP (stream) or connected UDP */
 int tls_host_udp_bind(const char *hostport);            /* unconnected UDP, for recvfrom */
+/* The same with SO_REUSEPORT: several sockets (the collector's workers) on one address and port;
+ * the kernel gives each datagram to one of them by a hash of its source and destination. */
+int tls_host_udp_bind_shared(const char *hostport);
 int tls_host_tcp_listen(const char *hostport);
 /* Closes a TCP connection so that what we sent last (a fatal alert) reaches the peer: our side
  * is shut down, then what the peer still sends is read and dropped (at most 500 ms and 1 MiB)
