@@ -376,13 +376,14 @@ static void note_failed(collector *c, slot *s, const se_tls *t, int established)
     }
 }
 
-/* Mixes fresh OS entropy into the DRBG (it also keeps the reseed counter far from its limit). */
-static void reseed(collector *c)
+/* Mixes fresh OS entropy into the DRBG (it also keeps the reseed counter far from its limit);
+ * 0, or -1 when the OS gave none. */
+static int reseed(collector *c)
 {
     uint8_t e[32];
-    if (cli_os_random(e, sizeof e) == SE_OK)
-        se_hmac_drbg_reseed(&c->rng, e, sizeof e, NULL, 0);
+    int ok = cli_os_random(e, sizeof e) == SE_OK && se_hmac_drbg_reseed(&c->rng, e, sizeof e, NULL, 0) == SE_OK;
     se_ct_wipe(e, sizeof e);
+    return ok ? 0 : -1;
 }
 
 static void on_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
@@ -401,7 +402,7 @@ static void on_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
         tls_host_peer_str(addr, addr_len, s->peer, sizeof s->peer);
         snprintf(s->node, sizeof s->node, "?");
         c->cfg.now = tls_host_unix_time(); /* certificates are checked against today's clock */
-        reseed(c);                         /* fresh OS entropy for each handshake's keys */
+        (void)reseed(c);                   /* fresh OS entropy for each handshake's keys */
         break;
     case SE_DTLS_CONNECTED:
         note_established(c, s, t);
@@ -581,8 +582,7 @@ static _Noreturn void worker(collector *c, int w, int first_sock, const char *db
         if (c->sock >= 0)
             big_queue(c->sock);
     }
-    reseed(c);
-    if (c->sock >= 0 && db_open(c, db) == 0 && write_all(out, "ready\n", 6) == 0) {
+    if (c->sock >= 0 && reseed(c) == 0 && db_open(c, db) == 0 && write_all(out, "ready\n", 6) == 0) {
         json_t *obj = serve(c, bound);
         char *text = json_dumps(obj, 0);
         rc = text != NULL && write_all(out, text, strlen(text)) == 0 ? 0 : 1;
@@ -611,8 +611,15 @@ static int run_workers(collector *c, const char *db, const char *bound, int n, c
 
     for (; started < n; started++) {
         int p[2];
-        if (pipe(p) != 0 || (pid[started] = fork()) < 0) {
+        if (pipe(p) != 0) {
             perror("se collector: worker");
+            rc = 1;
+            break;
+        }
+        if ((pid[started] = fork()) < 0) {
+            perror("se collector: worker");
+            close(p[0]);
+            close(p[1]);
             rc = 1;
             break;
         }
@@ -624,7 +631,10 @@ static int run_workers(collector *c, const char *db, const char *bound, int n, c
         }
         close(p[1]);
         from[started] = p[0];
-        if (read(p[0], ready, sizeof ready) != (ssize_t)sizeof ready) { /* it failed to start */
+        ssize_t got;
+        while ((got = read(p[0], ready, sizeof ready)) < 0 && errno == EINTR)
+            ;
+        if (got != (ssize_t)sizeof ready) { /* it failed to start */
             rc = 1;
             started++;
             break;

@@ -163,7 +163,7 @@ static json_t *report(load_run *r, double seconds, int timed_out)
     for (unsigned i = 0; i < r->n_kinds; i++)
         json_object_set_new(kinds, se_status_name(r->fail_kind[i]), json_integer(r->fail_count[i]));
     unsigned planned = r->clients * r->connections;
-    return json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:b, s:f, s:f, s:f, s:f, s:f}",
+    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:b, s:f, s:f, s:f, s:f, s:f}",
                      "op", "load", "backend", cli_be->name, "clients", (json_int_t)r->clients,
                      "connections", (json_int_t)planned, "handshakes", (json_int_t)r->handshakes,
                      "cached_handshakes", (json_int_t)r->cached, "readings_sent", (json_int_t)r->readings_sent,
@@ -339,6 +339,7 @@ int cli_load_main(int argc, char **argv)
     }
     free(text);
     json_decref(out);
+    se_hmac_drbg_uninstantiate(&rng);
     se_ct_wipe(id, sizeof *id);
     se_ct_wipe(cl, (size_t)r.clients * sizeof *cl);
     free(id);

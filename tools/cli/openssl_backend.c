@@ -18,6 +18,7 @@
 
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/obj_mac.h>
@@ -123,8 +124,8 @@ static se_status aead_lengths(const se_aead_key *k, size_t nonce_len, size_t aad
         return SE_ERR_BAD_INPUT;
     if (tag_len < 4 || tag_len > 16 || len > INT32_MAX || aad_len > INT32_MAX)
         return SE_ERR_BAD_LENGTH;
-    if (k->mode == SE_AEAD_GCM)
-        return nonce_len == 0 || nonce_len > INT32_MAX ? SE_ERR_BAD_LENGTH : SE_OK;
+    if (k->mode == SE_AEAD_GCM) /* libcrypto takes GCM nonces of at most 128 bytes */
+        return nonce_len == 0 ? SE_ERR_BAD_LENGTH : nonce_len > 128 ? SE_ERR_NOT_SUPPORTED : SE_OK;
     size_t q = 15 - nonce_len;
     if (nonce_len < 7 || nonce_len > 13 || tag_len % 2 != 0 || (q < 8 && ((uint64_t)len >> (8 * q)) != 0))
         return SE_ERR_BAD_LENGTH;
@@ -158,6 +159,12 @@ static se_status ossl_aead_seal(const se_aead_key *k, const uint8_t *nonce, size
         return st;
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     int n = 0, m = 0;
+    /* libcrypto's CCM takes an update with a NULL input as the end of the message: an empty
+     * payload still comes with a pointer. */
+    static const uint8_t none[1];
+    uint8_t sink[1];
+    if (len == 0)
+        pt = none, ct = sink;
     /* CCM needs its update call even for an empty payload; GCM takes none. */
     int ok = ctx != NULL && aead_start(ctx, k, 1, nonce, nonce_len, aad, aad_len, len, NULL, tag_len) &&
              ((len == 0 && k->mode == SE_AEAD_GCM) || EVP_CipherUpdate(ctx, ct, &n, pt, (int)len) == 1) &&
@@ -176,6 +183,9 @@ static se_status ossl_aead_open(const se_aead_key *k, const uint8_t *nonce, size
     se_status st = aead_lengths(k, nonce_len, aad_len, len, tag_len);
     if (st != SE_OK)
         return st;
+    static const uint8_t none[1];
+    if (len == 0) /* as in seal: never a NULL input to CCM's update, which would skip the tag check */
+        ct = none;
     uint8_t *tmp = malloc(len + 16);
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     int n = 0, m = 0, verified = 0;
@@ -400,9 +410,13 @@ static se_status ossl_sign(const se_ec_curve *c, const se_bn *d, const se_bn *e,
         BN_mod_exp_mont_consttime(kinv, kk, n2, EC_GROUP_get0_order(g), bn, NULL) == 1) {
         digest_of(c, e, dgst);
         /* With k^-1 and r given, libcrypto fails (rather than retry) when r or s is 0. */
+        ERR_clear_error();
         out = BN_is_zero(r) ? NULL : ECDSA_do_sign_ex(dgst, (int)c->n.bytes, kinv, r, key);
         const BIGNUM *sr, *ss;
-        st = SE_ERR_BAD_SIGNATURE;
+        /* r = 0, or s = 0 (libcrypto's "need new setup values"): a bad nonce; else a failure. */
+        unsigned long err = ERR_peek_last_error();
+        st = BN_is_zero(r) || ERR_GET_REASON(err) == EC_R_NEED_NEW_SETUP_VALUES ? SE_ERR_BAD_SIGNATURE
+                                                                               : SE_ERR_BACKEND;
         if (out != NULL) {
             ECDSA_SIG_get0(out, &sr, &ss);
             st = BN_bn2binpad(sr, sig, (int)c->n.bytes) == (int)c->n.bytes &&
