@@ -172,13 +172,13 @@ $(BUILD)/host/libseproto.a: $(patsubst sw/proto/%.c,$(BUILD)/host/proto/%.o,$(PR
 # The CLI links the engine model, so `--backend rtl` is the same binary.
 $(BUILD)/host/cli/%.o: tools/cli/%.c $(CLI_HDR) $(CRYPTO_HDR) $(DRV_HDR) $(PROTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -Itools/cli -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -Itools/cli -I/usr/include/postgresql -c $< -o $@
 
 $(BUILD)/host/se: $(patsubst tools/cli/%.c,$(BUILD)/host/cli/%.o,$(CLI_SRC)) $(BUILD)/host/libseproto.a \
                   $(BUILD)/host/libsebackend.a $(BUILD)/host/libsedrivers.a $(BUILD)/host/libsecrypto.a $(ENGINE_LIBS)
 	$(CXX) -o $@ $(filter %.o,$^) $(BUILD)/host/libseproto.a $(BUILD)/host/libsebackend.a $(BUILD)/host/libsedrivers.a \
 	    $(BUILD)/host/libsecrypto.a $(ENGINE_DIR)/Vse_engine__ALL.a $(ENGINE_DIR)/libverilated.a \
-	    -ljansson -lsqlite3 -lcrypto -pthread
+	    -ljansson -lsqlite3 -lcrypto -lpq -pthread
 
 cli: $(BUILD)/host/se
 
@@ -366,7 +366,7 @@ fuzz: fuzz-build
 # `make test-asan` runs the CLI, protocol and collector suites against it (SE_CLI, tests/se_cli.py).
 ASAN_DIR    := $(BUILD)/asan
 ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-ASAN_CFLAGS := $(HOST_CFLAGS) -O1 $(ASAN_FLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -Itools/cli
+ASAN_CFLAGS := $(HOST_CFLAGS) -O1 $(ASAN_FLAGS) $(DRV_FLAGS) $(PROTO_FLAGS) -Itools/cli -I/usr/include/postgresql
 ASAN_OBJ    := $(patsubst %.c,$(ASAN_DIR)/%.o,$(CRYPTO_SRC) $(DRV_SRC) $(BACKEND_SRC) $(PROTO_SRC) $(CLI_SRC))
 
 $(ASAN_DIR)/%.o: %.c $(CRYPTO_HDR) $(DRV_HDR) $(REG_H) $(PROTO_HDR) $(CLI_HDR) | $(SETUP_DONE)
@@ -375,7 +375,7 @@ $(ASAN_DIR)/%.o: %.c $(CRYPTO_HDR) $(DRV_HDR) $(REG_H) $(PROTO_HDR) $(CLI_HDR) |
 
 $(ASAN_DIR)/se: $(ASAN_OBJ) $(ENGINE_LIBS)
 	$(CXX) $(ASAN_FLAGS) -o $@ $(ASAN_OBJ) $(ENGINE_DIR)/engine_model.o $(ENGINE_DIR)/Vse_engine__ALL.a \
-	    $(ENGINE_DIR)/libverilated.a -ljansson -lsqlite3 -lcrypto -pthread
+	    $(ENGINE_DIR)/libverilated.a -ljansson -lsqlite3 -lcrypto -lpq -pthread
 
 .PHONY: test-asan
 # Every sanitizer report (ASan, LSan, UBSan) of any `se` process goes to a file under

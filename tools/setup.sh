@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 
 DEBS="gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf yosys openssl cmake valgrind
       libjansson-dev sqlite3 libsqlite3-dev python3-venv make gcc g++ pkg-config zlib1g-dev liblz4-dev
-      gnutls-bin clang-14 libclang-rt-14-dev libssl-dev"
+      gnutls-bin clang-14 libclang-rt-14-dev libssl-dev
+      libpq-dev postgresql"
 
 missing=""
 for p in $DEBS; do

@@ -63,6 +63,9 @@ int se_tls_sent_alert(const se_tls *t) { return t->sent_alert; }
 uint16_t se_tls_suite(const se_tls *t) { return t->suite; }
 int se_tls_used_cache(const se_tls *t) { return t->used_cache; }
 const se_tls_stats *se_tls_get_stats(const se_tls *t) { return &t->stats; }
+#ifndef SE_TLS_NO_SERVER
+uint64_t se_tls_record_number(const se_tls *t) { return t->rec_in; }
+#endif
 
 int se_tls_peer_key(const se_tls *t, uint8_t pub[65])
 {

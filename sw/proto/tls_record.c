@@ -306,6 +306,9 @@ static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t n)
     }
     replay_mark(t, seq);
     t->stats.records_in++;
+#ifndef SE_TLS_NO_SERVER
+    t->rec_in = (uint64_t)epoch << 48 | seq;
+#endif
     return se_tls_content(t, type, pt, pt_len, 0);
 }
 
@@ -390,6 +393,9 @@ static se_status stream_in(se_tls *t, const uint8_t *d, size_t len)
             }
             if (open_rec(t, type, seq, rx(t) + 5, n, &pt, &pt_len) != SE_OK)
                 return se_tls_fail(t, SE_ERR_TLS_BAD_RECORD_MAC, SE_TLS_ALERT_BAD_RECORD_MAC);
+#ifndef SE_TLS_NO_SERVER
+            t->rec_in = (uint64_t)t->epoch_in << 48 | seq;
+#endif
             if ((st = se_tls_content(t, type, pt, pt_len, 0)) != SE_OK)
                 return st;
         }

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "se/ct.h"
 #include "se/dtls_server.h"
 #include "se/sha256.h"
+#include "store.h"
 #include "tls_host.h"
 
 /* Drop lines on stderr per second at most (a flood is counted, not printed). */
@@ -64,13 +64,13 @@ typedef struct {
     char peer[64];                /* the address as text, "127.0.0.1:5000" */
     char node[65];                /* the client certificate's subject CN */
     char key_hex[65];             /* hex SHA-256 of the node's public key (04||x||y) */
+    char session[17];             /* the connection's random name (hex), part of each reading's key */
     unsigned long records;        /* rows inserted (the log's count) */
 } slot;
 
 typedef struct {
     int sock;
-    sqlite3 *db;
-    sqlite3_stmt *ins_reading, *ins_event;
+    store *db;
     se_tls_config cfg;
     tls_host_identity id;         /* server chain, key, trust anchors for the nodes */
     se_ec_curve p256;
@@ -83,7 +83,7 @@ typedef struct {
     unsigned long records_stored, db_errors;
     unsigned long pending;        /* readings received in this batch (not yet counted as stored) */
     int in_batch;                 /* rows go to the batch (between batch_begin and batch_commit) */
-    struct db_row *rows;          /* the batch's rows */
+    store_row *rows;              /* the batch's rows */
     size_t n_rows, cap_rows;
     uint32_t drop_sec, drop_lines;
 } collector;
@@ -117,120 +117,58 @@ static void clean_name(char *s)
             *s = '?';
 }
 
-/* ---- SQLite ----------------------------------------------------------------------------- */
+/* ---- the database (store.h: SQLite or PostgreSQL) ----------------------------------------- */
 
-/* The schema (docs/collector.md); existing tables and rows are kept. */
-static const char schema[] =
-    "PRAGMA journal_mode=WAL;"
-    "PRAGMA synchronous=FULL;"
-    "CREATE TABLE IF NOT EXISTS readings("
-    " id INTEGER PRIMARY KEY,"
-    " node TEXT NOT NULL,"        /* client certificate subject CN */
-    " received_at TEXT NOT NULL," /* UTC ISO-8601 with ms */
-    " payload BLOB NOT NULL,"     /* one application record, as sent */
-    " peer TEXT,"                 /* address:port it came from */
-    " key_sha256 TEXT);"          /* hex SHA-256 of the node's public key 04||x||y */
-    "CREATE INDEX IF NOT EXISTS readings_node ON readings(node, received_at);"
-    "CREATE TABLE IF NOT EXISTS events("
-    " id INTEGER PRIMARY KEY,"
-    " at TEXT NOT NULL,"
-    " peer TEXT,"
-    " kind TEXT NOT NULL,"        /* connected, closed, handshake_failed, ... */
-    " detail TEXT);";
-
-static int db_open(collector *c, const char *path)
+static int db_open(collector *c, const char *where)
 {
-    char *err = NULL;
-    if (sqlite3_open(path, &c->db) != SQLITE_OK) {
-        fprintf(stderr, "collector: cannot open %s: %s\n", path, sqlite3_errmsg(c->db));
-        return -1;
-    }
-    sqlite3_busy_timeout(c->db, 5000);
-    if (sqlite3_exec(c->db, schema, NULL, NULL, &err) != SQLITE_OK ||
-        sqlite3_prepare_v2(c->db,
-                           "INSERT INTO readings(node, received_at, payload, peer, key_sha256) "
-                           "VALUES(?, ?, ?, ?, ?)", -1, &c->ins_reading, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(c->db, "INSERT INTO events(at, peer, kind, detail) VALUES(?, ?, ?, ?)",
-                           -1, &c->ins_event, NULL) != SQLITE_OK) {
-        fprintf(stderr, "collector: %s: %s\n", path, err ? err : sqlite3_errmsg(c->db));
-        sqlite3_free(err);
-        return -1;
-    }
-    return 0;
+    c->db = store_open(where);
+    return c->db != NULL ? 0 : -1;
 }
 
 static void db_close(collector *c)
 {
-    sqlite3_finalize(c->ins_reading);
-    sqlite3_finalize(c->ins_event);
-    sqlite3_close(c->db);
+    store_close(c->db);
+    c->db = NULL;
 }
 
 /* Group commit: the rows of one drained batch of datagrams are kept in memory and written at
  * its end in one short transaction (so several workers on one database hold its write lock only
  * that long). A reading counts as stored (records_stored, --exit-after-records) only once that
- * COMMIT has returned, so a counted reading survives a crash (WAL, synchronous=FULL). When the
- * COMMIT fails, the batch's rows are lost and its readings counted as db_errors. Outside a batch
- * (timers, start, stop) an event is written at once. */
-typedef struct db_row {
-    int event;                    /* 1: events(at, peer, kind, detail); 0: readings */
-    char at[32], peer[64], node[65], key_hex[65], kind[24], detail[160];
-    uint8_t *payload;
-    size_t len;
-} db_row;
+ * COMMIT has returned, so a counted reading survives a crash. When the COMMIT fails, the batch's
+ * rows are lost and its readings counted as db_errors. Outside a batch (timers, start, stop) an
+ * event is written at once. */
 
-static int db_write(collector *c, const db_row *r)
+/* A new row: kept for the batch's commit, or (outside a batch) written at once by row_done. */
+static store_row *row_new(collector *c)
 {
-    sqlite3_stmt *st = r->event ? c->ins_event : c->ins_reading;
-    if (r->event) {
-        sqlite3_bind_text(st, 1, r->at, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, r->peer, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, r->kind, -1, SQLITE_STATIC);
-        if (r->detail[0])
-            sqlite3_bind_text(st, 4, r->detail, -1, SQLITE_STATIC);
-    } else {
-        sqlite3_bind_text(st, 1, r->node, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, r->at, -1, SQLITE_STATIC);
-        /* a zero-length blob must still be a blob (NULL would break NOT NULL) */
-        sqlite3_bind_blob(st, 3, r->len ? (const void *)r->payload : "", (int)r->len, SQLITE_STATIC);
-        sqlite3_bind_text(st, 4, r->peer, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 5, r->key_hex, -1, SQLITE_STATIC);
-    }
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (rc != SQLITE_DONE) {
-        fprintf(stderr, "collector: database: %s\n", sqlite3_errmsg(c->db));
-        return -1;
-    }
-    return 0;
-}
-
-/* A new row: kept for the batch's commit, or (outside a batch) written at once. */
-static db_row *db_row_new(collector *c)
-{
-    static db_row now;
+    static store_row now;
     if (!c->in_batch) {
         memset(&now, 0, sizeof now);
         return &now;
     }
     if (c->n_rows == c->cap_rows) {
         size_t cap = c->cap_rows ? 2 * c->cap_rows : 256;
-        db_row *r = realloc(c->rows, cap * sizeof *r);
+        store_row *r = realloc(c->rows, cap * sizeof *r);
         if (r == NULL)
             return NULL;
         c->rows = r;
         c->cap_rows = cap;
     }
-    db_row *r = &c->rows[c->n_rows++];
+    store_row *r = &c->rows[c->n_rows++];
     memset(r, 0, sizeof *r);
     return r;
 }
 
-static void db_row_done(collector *c, db_row *r)
+static void row_done(collector *c, store_row *r)
 {
-    if (!c->in_batch && db_write(c, r) != 0)
+    if (c->in_batch)
+        return;
+    if (store_write(c->db, r, 1) != 0)
         c->db_errors++;
+    else if (!r->event)
+        c->records_stored++, c->pending--;
+    free(r->payload);
+    r->payload = NULL;
 }
 
 static void batch_begin(collector *c)
@@ -248,19 +186,11 @@ static void batch_commit(collector *c)
         return;
     for (size_t i = 0; i < c->n_rows; i++)
         readings += !c->rows[i].event;
-    ok = sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
-    for (size_t i = 0; ok && i < c->n_rows; i++)
-        ok = db_write(c, &c->rows[i]) == 0;
-    if (ok && sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        fprintf(stderr, "collector: database: commit: %s\n", sqlite3_errmsg(c->db));
-        ok = 0;
-    }
-    if (!ok) {
-        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+    ok = store_write(c->db, c->rows, c->n_rows) == 0;
+    if (!ok)
         c->db_errors += readings ? readings : 1;
-    } else {
+    else
         c->records_stored += readings;
-    }
     c->pending = 0;
     for (size_t i = 0; i < c->n_rows; i++)
         free(c->rows[i].payload);
@@ -269,7 +199,7 @@ static void batch_commit(collector *c)
 
 static void db_event(collector *c, const char *peer, const char *kind, const char *detail)
 {
-    db_row *r = db_row_new(c);
+    store_row *r = row_new(c);
     if (r == NULL) {
         c->db_errors++;
         return;
@@ -279,7 +209,7 @@ static void db_event(collector *c, const char *peer, const char *kind, const cha
     snprintf(r->peer, sizeof r->peer, "%s", peer ? peer : "");
     snprintf(r->kind, sizeof r->kind, "%s", kind);
     snprintf(r->detail, sizeof r->detail, "%s", detail ? detail : "");
-    db_row_done(c, r);
+    row_done(c, r);
 }
 
 /* ---- logging ---------------------------------------------------------------------------- */
@@ -312,22 +242,27 @@ static void on_record(void *ctx, se_dtls_peer *p, const uint8_t *buf, size_t len
 {
     collector *c = ctx;
     slot *s = &c->slots[se_dtls_peer_index(p)];
-    db_row *r = db_row_new(c);
+    store_row *r = row_new(c);
     if (r == NULL || (len > 0 && (r->payload = malloc(len)) == NULL)) {
-        if (r != NULL)
+        if (r != NULL && c->in_batch)
             c->n_rows--;
         c->db_errors++;
         return;
     }
+    uint64_t number = se_tls_record_number(se_dtls_peer_tls(p));
     utc_now(r->at);
     snprintf(r->node, sizeof r->node, "%s", s->node);
     snprintf(r->peer, sizeof r->peer, "%s", s->peer);
     snprintf(r->key_hex, sizeof r->key_hex, "%s", s->key_hex);
+    snprintf(r->session, sizeof r->session, "%s", s->session);
+    r->epoch = (uint16_t)(number >> 48);
+    r->seq = number & 0xFFFFFFFFFFFFull;
     if (len > 0)
         memcpy(r->payload, buf, len);
     r->len = len;
     s->records++;
     c->pending++;
+    row_done(c, r);
 }
 
 /* The handshake just completed: take the node's identity and say so. */
@@ -401,6 +336,10 @@ static void on_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
         addr = se_dtls_peer_addr(p, &addr_len);
         tls_host_peer_str(addr, addr_len, s->peer, sizeof s->peer);
         snprintf(s->node, sizeof s->node, "?");
+        uint8_t name[8];
+        if (se_hmac_drbg_generate(&c->rng, name, sizeof name, NULL, 0) == SE_OK)
+            for (size_t i = 0; i < sizeof name; i++)
+                snprintf(s->session + 2 * i, 3, "%02x", name[i]);
         c->cfg.now = tls_host_unix_time(); /* certificates are checked against today's clock */
         (void)reseed(c);                   /* fresh OS entropy for each handshake's keys */
         break;

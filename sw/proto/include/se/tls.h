@@ -220,6 +220,12 @@ int se_tls_peer_key(const se_tls *t, uint8_t pub[65]);
 size_t se_tls_peer_name(const se_tls *t, char *buf, size_t cap);
 int se_tls_used_cache(const se_tls *t);          /* client: this handshake skipped chain verification */
 const se_tls_stats *se_tls_get_stats(const se_tls *t);
+#ifndef SE_TLS_NO_SERVER
+/* Builds with the server: the protected record whose application data on_data is delivering, as
+ * epoch << 48 | sequence number (DTLS: the record's own; TLS: its implicit number). Unique within a
+ * connection; a reading store keys its rows on it (docs/collector.md). */
+uint64_t se_tls_record_number(const se_tls *t);
+#endif
 /* Suite by name: "ccm8", "gcm", "cbc" (also the IANA names); 0 if unknown. */
 uint16_t se_tls_suite_by_name(const char *name);
 const char *se_tls_suite_name(uint16_t suite);   /* IANA name, "unknown" */

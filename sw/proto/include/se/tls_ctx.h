@@ -76,6 +76,9 @@ struct se_tls {
     uint64_t win_top;         /* DTLS: highest sequence number accepted in epoch_in */
     uint32_t win_bits[2];     /* bit i % 32 of word i / 32: win_top - i seen */
     uint8_t win_any;          /* a record of epoch_in has been accepted */
+#ifndef SE_TLS_NO_SERVER
+    uint64_t rec_in;          /* the record being delivered: epoch << 48 | sequence number */
+#endif
 
     /* Handshake messages: sequence numbers (DTLS), the message being reassembled. */
     uint16_t seq_hs_out, seq_hs_in;
