@@ -46,10 +46,13 @@ RV_ARCHES := rv32i rv32im rv32imc
 RV_CFLAGS_rv32imc := -Os -msave-restore -DSE_SHA256_NO_SOFTWARE -DSE_AEAD_NO_SOFTWARE -DSE_DRV_DMA_ONLY
 # The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, a DTLS
 # client with the AEAD suites only (the node is never a server, never on TCP, and its engine does
-# CCM and GCM whole). The cross-built sw/proto and every firmware app see the same flags (they fix
-# se_tls's layout).
+# CCM and GCM whole), without DTLS connection IDs (the engine seals ordinary records whole: RFC
+# 9146's tls12_cid record would need its SEAL/OPEN to take that header) and without the key log
+# (se_tls_io.keylog, a host debugging aid). The cross-built sw/proto and every firmware app see the
+# same flags (they fix se_tls's layout).
 NODE_TLS_FLAGS := -DSE_TLS_MAX_RECORD=1024 -DSE_TLS_MAX_HANDSHAKE=2048 -DSE_TLS_MAX_FLIGHT=1536 \
-                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC
+                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC -DSE_TLS_NO_CID \
+                  -DSE_TLS_NO_KEYLOG
 
 .PHONY: help setup regs engine lib cli cross sizes ct node test demo bench synth lint clean
 

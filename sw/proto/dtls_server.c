@@ -274,6 +274,46 @@ static se_dtls_kind new_peer(se_dtls_server *s, const uint8_t *peer, size_t peer
     return SE_DTLS_PEERS_FULL;
 }
 
+#ifndef SE_TLS_NO_CID
+/* The connection whose connection ID (RFC 9146) a tls12_cid record at the front of d carries. */
+static se_dtls_peer *by_cid(se_dtls_server *s, const uint8_t *d, size_t len)
+{
+    if (len < 13 + SE_TLS_CID_LEN || d[0] != CT_CID || d[1] != 0xFE)
+        return NULL;
+    for (size_t i = 0; i < s->n_peers; i++) {
+        size_t n;
+        const uint8_t *cid = s->peers[i].used ? se_tls_own_cid(&s->peers[i].tls, &n) : NULL;
+        if (cid != NULL && n == SE_TLS_CID_LEN && memcmp(d + 11, cid, n) == 0)
+            return &s->peers[i];
+    }
+    return NULL;
+}
+
+/* A datagram for connection p from another address. The address becomes the peer's only when a
+ * record of it authenticates and is newer than any before (RFC 9146 6): a replayed or forged
+ * record moves nothing. */
+static se_dtls_kind moved_peer(se_dtls_server *s, se_dtls_peer *p, const uint8_t *peer, size_t peer_len,
+                               const uint8_t *d, size_t len)
+{
+    uint32_t before = progress(p), records = se_tls_get_stats(&p->tls)->records_in;
+    uint64_t top = p->tls.win_top;
+    uint8_t any = p->tls.win_any;
+    (void)se_tls_input(&p->tls, d, len);
+    int newer = se_tls_get_stats(&p->tls)->records_in != records && (!any || p->tls.win_top > top);
+    if (newer && se_tls_get_state(&p->tls) != SE_TLS_FAILED) {
+        p->addr_len = (uint8_t)peer_len;
+        memset(p->addr, 0, sizeof p->addr);
+        memcpy(p->addr, peer, peer_len);
+        s->n.moved++;
+        event(p, SE_DTLS_MOVED);
+    }
+    check(p);
+    if (p->used && progress(p) != before)
+        p->last_ms = now_ms(s);
+    return SE_DTLS_PEER;
+}
+#endif
+
 /* ---- the server ------------------------------------------------------------------------- */
 
 se_status se_dtls_server_init(se_dtls_server *s, const se_dtls_server_config *cfg,
@@ -321,6 +361,10 @@ se_dtls_kind se_dtls_server_input(se_dtls_server *s, const uint8_t *peer, size_t
         if (s->peers[i].used && s->peers[i].addr_len == peer_len &&
             memcmp(s->peers[i].addr, peer, peer_len) == 0)
             p = &s->peers[i];
+#ifndef SE_TLS_NO_CID
+    if (p == NULL && (p = by_cid(s, d, len)) != NULL)
+        return moved_peer(s, p, peer, peer_len, d, len);
+#endif
     if (p == NULL)
         return new_peer(s, peer, peer_len, d, len, NULL, why);
     /* A fresh ClientHello (not a late copy of the one that started this connection) on an

@@ -30,6 +30,10 @@ se_status se_tls_init(se_tls *t, const se_tls_config *cfg, const se_tls_io *io)
         (cfg->role == SE_TLS_SERVER && cfg->chain_n == 0) ||
         (cfg->n_anchors > 0 && (cfg->anchors == NULL || cfg->anchor_len == NULL)))
         return SE_ERR_BAD_INPUT;
+#ifndef SE_TLS_NO_CID
+    if (cfg->cid && (!dtls || cfg->crypto->aead_seal == NULL || cfg->crypto->aead_open == NULL))
+        return SE_ERR_NOT_SUPPORTED; /* tls12_cid records need the AEAD entry points (tls_cid.c) */
+#endif
     memset(t, 0, sizeof *t);
     t->cfg = cfg;
     t->io = io;

@@ -362,6 +362,13 @@ se_status se_tls_send_client_hello(se_tls *t)
         if (!w.bad)
             w.p[at + 3] += sizeof etm_ext; /* the extensions' length */
     }
+    uint8_t cid[5 + SE_TLS_MAX_CID];
+    size_t cid_n = se_tls_cid_hello_ext(t, cid); /* connection_id (RFC 9146), when configured */
+    if (cid_n != 0) {
+        se_wr_bytes(&w, cid, cid_n);
+        if (!w.bad)
+            w.p[at + 3] = (uint8_t)(w.p[at + 3] + cid_n);
+    }
     st = se_tls_msg_end(t, HT_CLIENT_HELLO, &w);
     return st == SE_OK ? se_tls_flight_send(t, 1) : st;
 }
@@ -423,6 +430,8 @@ static se_status on_server_hello(se_tls *t, tls_rd *r)
             st = ext_renegotiation_info(t, d);
         } else if (type == 11) {
             st = ext_point_formats(t, d);
+        } else if (TLS_CID && type == EXT_CID) {
+            st = se_tls_cid_server_hello(t, d);
         } else {
             st = se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_UNSUPPORTED_EXTENSION);
         }
@@ -431,6 +440,8 @@ static se_status on_server_hello(se_tls *t, tls_rd *r)
     }
     if (!ems)
         return se_tls_fail(t, SE_ERR_TLS_HANDSHAKE, SE_TLS_ALERT_HANDSHAKE_FAILURE);
+    if (se_tls_cid_sending(t, 1) && tls_is_cbc((uint16_t)suite)) /* our tls12_cid records are AEAD's */
+        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
     memcpy(t->server_random, random, 32);
     t->suite = (uint16_t)suite;
     t->hs = HS_C_CERT;
@@ -567,8 +578,10 @@ static se_status server_flight(se_tls *t)
     se_wr_uint(&w, 0, 1);
     se_wr_uint(&w, t->suite, 2);
     se_wr_uint(&w, 0, 1);
+    uint8_t cid[5 + SE_TLS_MAX_CID];
+    size_t cid_n = se_tls_cid_hello_ext(t, cid); /* connection_id: our CID, when we took the offer */
     se_wr_uint(&w, 4u + ((t->flags & F_PEER_RI) ? 5u : 0u) + ((t->flags & F_PEER_PF) ? 6u : 0u) +
-                    (t->etm ? 4u : 0u), 2);
+                    (t->etm ? 4u : 0u) + (uint32_t)cid_n, 2);
     se_wr_bytes(&w, ch_ext + 22, 4); /* extended_master_secret */
     if (t->flags & F_PEER_RI)
         se_wr_bytes(&w, ch_ext + 26, 5);
@@ -576,6 +589,7 @@ static se_status server_flight(se_tls *t)
         se_wr_bytes(&w, ch_ext + 8, 6);
     if (t->etm)
         se_wr_bytes(&w, etm_ext, sizeof etm_ext);
+    se_wr_bytes(&w, cid, cid_n);
     st = se_tls_msg_end(t, HT_SERVER_HELLO, &w);
     if (st == SE_OK)
         st = cert_msg(t, 1);
@@ -625,6 +639,7 @@ static uint32_t ext_bit(uint32_t type)
     case 22: return 8u;     /* encrypt_then_mac */
     case 23: return 16u;    /* extended_master_secret */
     case 0xff01: return 32u; /* renegotiation_info */
+    case EXT_CID: return 64u; /* connection_id */
     default: return 0;
     }
 }
@@ -688,6 +703,9 @@ static se_status on_client_hello(se_tls *t, tls_rd *r)
             if ((st = ext_renegotiation_info(t, d)) != SE_OK)
                 return st;
             t->flags |= F_PEER_RI;
+        } else if (type == EXT_CID) {
+            if ((st = se_tls_cid_client_hello(t, d)) != SE_OK)
+                return st;
         }
     }
     if (t->suite == 0 || !group || !sig || !(seen & ext_bit(23)))
@@ -695,7 +713,9 @@ static se_status on_client_hello(se_tls *t, tls_rd *r)
     /* Encrypt-then-MAC (RFC 7366) when the client asks for it and the suite is CBC. */
     t->etm = (uint8_t)((seen & ext_bit(22)) && tls_is_cbc(t->suite));
     memcpy(t->client_random, random, 32);
-    st = se_hmac_drbg_generate(t->cfg->rng, t->server_random, 32, NULL, 0);
+    st = se_tls_cid_accept(t); /* a connection ID when asked for, configured and the suite is AEAD */
+    if (st == SE_OK)
+        st = se_hmac_drbg_generate(t->cfg->rng, t->server_random, 32, NULL, 0);
     if (st != SE_OK)
         return se_tls_fail(t, st, SE_TLS_ALERT_INTERNAL_ERROR);
     return server_flight(t);

@@ -11,8 +11,9 @@
 
 #include "se/tls.h"
 
-/* Record content types (RFC 5246 6.2.1). */
-enum { CT_CCS = 20, CT_ALERT = 21, CT_HANDSHAKE = 22, CT_APP = 23 };
+/* Record content types (RFC 5246 6.2.1; tls12_cid: RFC 9146). */
+enum { CT_CCS = 20, CT_ALERT = 21, CT_HANDSHAKE = 22, CT_APP = 23, CT_CID = 25 };
+#define EXT_CID 54 /* connection_id (RFC 9146) */
 
 /* Handshake message types (RFC 5246 7.4, RFC 6347 4.2.1). */
 enum {
@@ -65,6 +66,11 @@ enum {
 #define TLS_CBC 0
 #else
 #define TLS_CBC 1
+#endif
+#ifdef SE_TLS_NO_CID
+#define TLS_CID 0
+#else
+#define TLS_CID 1
 #endif
 
 /* The connection runs DTLS (constant 1 in a DTLS-only build). */
@@ -231,6 +237,61 @@ static inline int tls_is_cbc(uint16_t suite)
 {
     return TLS_CBC && suite == SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256;
 }
+
+/* DTLS Connection ID (RFC 9146, tls_cid.c; stubs in a build without it). */
+#ifndef SE_TLS_NO_CID
+/* The connection_id extension for our hello at out (at most 5 + SE_TLS_MAX_CID bytes): the
+ * client's offer, or the server's answer once it accepted; its length, 0 for none. */
+size_t se_tls_cid_hello_ext(const se_tls *t, uint8_t *out);
+/* The extension in the peer's hello: client (ServerHello), server (ClientHello; the offer is
+ * taken or dropped by se_tls_cid_accept once the suite is chosen). Fail the connection on error. */
+se_status se_tls_cid_server_hello(se_tls *t, tls_rd d);
+se_status se_tls_cid_client_hello(se_tls *t, tls_rd d);
+se_status se_tls_cid_accept(se_tls *t);
+/* Our records of `epoch` are tls12_cid records; the bytes they add to a record's protection. */
+int se_tls_cid_sending(const se_tls *t, uint16_t epoch);
+size_t se_tls_cid_extra(const se_tls *t, uint16_t epoch);
+/* Seals the record at rec whose len bytes of content already lie at its plaintext place (rec +
+ * 13 + CID + 8); *n: its bytes past the first 13. */
+se_status se_tls_cid_seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *rec, size_t len, size_t *n);
+/* The header length of the tls12_cid record at d (len bytes left), 0 if it is none of ours. */
+size_t se_tls_cid_header(const se_tls *t, const uint8_t *d, size_t len);
+/* Checks and decrypts the n-byte body of the tls12_cid record rec in place: its real type, the
+ * content at *pt (*pt_len bytes). SE_ERR_BAD_TAG, or SE_ERR_TLS_DECODE (wrong CID, too short, no
+ * type). */
+se_status se_tls_cid_open(se_tls *t, const uint8_t *rec, uint8_t *body, size_t n, uint8_t *type, uint8_t **pt,
+                          size_t *pt_len);
+/* The peer's protected records must carry our CID (one was negotiated and is not empty). */
+int se_tls_cid_expected(const se_tls *t);
+#else
+static inline int se_tls_cid_expected(const se_tls *t) { (void)t; return 0; }
+static inline size_t se_tls_cid_hello_ext(const se_tls *t, uint8_t *out) { (void)t, (void)out; return 0; }
+static inline se_status se_tls_cid_server_hello(se_tls *t, tls_rd d)
+{
+    (void)d;
+    return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_UNSUPPORTED_EXTENSION);
+}
+static inline se_status se_tls_cid_client_hello(se_tls *t, tls_rd d) { (void)t, (void)d; return SE_OK; }
+static inline se_status se_tls_cid_accept(se_tls *t) { (void)t; return SE_OK; }
+static inline int se_tls_cid_sending(const se_tls *t, uint16_t epoch) { (void)t, (void)epoch; return 0; }
+static inline size_t se_tls_cid_extra(const se_tls *t, uint16_t epoch) { (void)t, (void)epoch; return 0; }
+static inline se_status se_tls_cid_seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *rec, size_t len, size_t *n)
+{
+    (void)t, (void)type, (void)sn, (void)rec, (void)len, (void)n;
+    return SE_ERR_NOT_SUPPORTED;
+}
+static inline size_t se_tls_cid_header(const se_tls *t, const uint8_t *d, size_t len)
+{
+    (void)t, (void)d, (void)len;
+    return 0;
+}
+static inline se_status se_tls_cid_open(se_tls *t, const uint8_t *rec, uint8_t *body, size_t n, uint8_t *type,
+                                        uint8_t **pt, size_t *pt_len)
+{
+    (void)t, (void)rec, (void)body, (void)n, (void)type, (void)pt, (void)pt_len;
+    return SE_ERR_NOT_SUPPORTED;
+}
+#endif
 
 /* The record class of the connection's suite (and encrypt-then-MAC for CBC). */
 static inline const se_tls_rec_class *tls_rec_class(const se_tls *t)

@@ -121,6 +121,10 @@ se_status se_tls_derive_keys(se_tls *t, const uint8_t pms[32])
     st = se_tls_prf(be, pms, 32, "extended master secret", t->session_hash, 32, t->master, 48);
     if (st != SE_OK)
         return st;
+#ifndef SE_TLS_NO_KEYLOG
+    if (t->io->keylog != NULL)
+        t->io->keylog(t->io->ctx, t->client_random, t->master);
+#endif
     memcpy(seed, t->server_random, 32);
     memcpy(seed + 32, t->client_random, 32);
     /* The key block (RFC 5246 6.3) as long as the suite needs, into both record objects. */

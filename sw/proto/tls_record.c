@@ -17,7 +17,8 @@ size_t se_tls_hdr_len(const se_tls *t)
 
 size_t se_tls_overhead(const se_tls *t, uint16_t epoch)
 {
-    return epoch == 0 ? 0 : t->wr.cls->overhead; /* (epoch 1 is written after the keys are made) */
+    /* (epoch 1 is written after the keys are made; tls12_cid records add the CID and the type) */
+    return epoch == 0 ? 0 : t->wr.cls->overhead + se_tls_cid_extra(t, epoch);
 }
 
 void se_tls_phase(se_tls *t, const char *name)
@@ -83,11 +84,13 @@ se_status se_tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *
     if (t->out_len + need > se_tls_out_cap(t) && (st = se_tls_flush(t)) != SE_OK)
         return st;
     rec = t->out + t->out_len;
-    pt = rec + h + (epoch == 0 ? 0 : t->wr.cls->explicit_len);
+    size_t cid = se_tls_cid_extra(t, epoch); /* a tls12_cid record: its CID follows the header */
+    pt = rec + h + (epoch == 0 ? 0 : t->wr.cls->explicit_len) + (cid ? cid - 1 : 0);
     /* One protected part (application data, a handshake record): the record object reads it where
-     * it is (no part ever lies in the output buffer); otherwise the parts are gathered in place. */
+     * it is (no part ever lies in the output buffer); otherwise (and for a tls12_cid record, whose
+     * type follows the content) the parts are gathered in place. */
     const uint8_t *src = a;
-    if (epoch == 0 || blen != 0) {
+    if (epoch == 0 || blen != 0 || cid != 0) {
         src = pt;
         memmove(pt, a, alen); /* (alen > 0: a CCS, an alert, a handshake fragment or its header) */
         if (blen > 0)
@@ -96,7 +99,8 @@ se_status se_tls_record(se_tls *t, uint8_t type, uint16_t epoch, const uint8_t *
     if (epoch == 0) {
         n = len;
         se_tls_put_header(t, rec, type, sn, n);
-    } else if ((st = seal(t, type, sn, src, rec, len, &n)) != SE_OK) {
+    } else if ((st = cid ? se_tls_cid_seal(t, type, sn, rec, len, &n) : seal(t, type, sn, src, rec, len, &n)) !=
+               SE_OK) {
         return st;
     }
     t->out_len += h + n;
@@ -266,14 +270,26 @@ static uint8_t *rx(se_tls *t)
     return t->buf + sizeof t->buf - SE_TLS_RX_BYTES;
 }
 
-static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t n)
+/* One record of h header bytes (13, or a tls12_cid record's 13 + CID) and an n-byte body. */
+static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t h, size_t n)
 {
     uint8_t type = rec[0];
     uint16_t epoch = (uint16_t)be16(rec + 3);
     uint64_t seq = (uint64_t)be16(rec + 5) << 32 | (uint64_t)be16(rec + 7) << 16 | be16(rec + 9);
-    const uint8_t *body = rec + 13;
+    const uint8_t *body;
     uint8_t *pt;
     size_t pt_len;
+    se_status st;
+
+    /* tls12_cid records only in a protected epoch; with a CID of ours negotiated, only they there. */
+    if (!TLS_CID)
+        h = 13; /* (a constant for the compiler: the build without CID is the code it was) */
+    int cid_rec = h != 13;
+    body = rec + h;
+    if ((cid_rec && epoch == 0) || (!cid_rec && epoch != 0 && se_tls_cid_expected(t))) {
+        t->stats.dropped_malformed++;
+        return SE_OK;
+    }
 
     if (epoch != t->epoch_in) {
         /* The peer's previous epoch: a retransmitted flight (plaintext). Anything else: drop. */
@@ -300,8 +316,13 @@ static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t n)
         return SE_OK;
     }
     memcpy(rx(t) + 13, body, n);
-    if (open_rec(t, type, (uint64_t)epoch << 48 | seq, rx(t) + 13, n, &pt, &pt_len) != SE_OK) {
-        t->stats.dropped_bad_mac++;
+    st = cid_rec ? se_tls_cid_open(t, rec, rx(t) + 13, n, &type, &pt, &pt_len)
+                 : open_rec(t, type, (uint64_t)epoch << 48 | seq, rx(t) + 13, n, &pt, &pt_len);
+    if (st != SE_OK) {
+        if (st == SE_ERR_BAD_TAG || !cid_rec)
+            t->stats.dropped_bad_mac++;
+        else
+            t->stats.dropped_malformed++;
         return SE_OK;
     }
     replay_mark(t, seq);
@@ -318,15 +339,18 @@ static se_status dgram_in(se_tls *t, const uint8_t *d, size_t len)
         size_t n;
         se_status st;
 
-        if (len < 13 || d[1] != 0xFE || (n = be16(d + 11)) > len - 13) {
+        size_t h = se_tls_cid_header(t, d, len); /* a tls12_cid record's header is longer */
+        if (h == 0)
+            h = 13;
+        if (len < h || d[1] != 0xFE || (n = be16(d + h - 2)) > len - h) {
             t->stats.dropped_malformed++; /* the rest of the datagram cannot be framed */
             break;
         }
-        st = dgram_record(t, d, n);
+        st = dgram_record(t, d, h, n);
         if (st != SE_OK)
             return st;
-        d += 13 + n;
-        len -= 13 + n;
+        d += h + n;
+        len -= h + n;
     }
     return SE_OK;
 }

@@ -1,5 +1,5 @@
 """The protocol's build-time subsets for a small node (se/tls.h: -DSE_TLS_NO_SERVER,
--DSE_TLS_NO_STREAM, -DSE_TLS_NO_CBC, the node's NODE_TLS_FLAGS): sw/proto is compiled for the host
+-DSE_TLS_NO_STREAM, -DSE_TLS_NO_CBC, -DSE_TLS_NO_CID, -DSE_TLS_NO_KEYLOG, the node's NODE_TLS_FLAGS): sw/proto is compiled for the host
 with those flags and tests/proto/c/subset_check.c, linked with the host's crypto library and
 drivers. What was left out is refused by se_tls_init with not_supported, an unknown suite stays
 bad_input, and a client with the default suite list offers CCM_8 and GCM only (the ClientHello is
@@ -11,7 +11,7 @@ import pytest
 
 from se_cli import ROOT
 
-FLAGS = ["-DSE_TLS_NO_SERVER", "-DSE_TLS_NO_STREAM", "-DSE_TLS_NO_CBC"]
+FLAGS = ["-DSE_TLS_NO_SERVER", "-DSE_TLS_NO_STREAM", "-DSE_TLS_NO_CBC", "-DSE_TLS_NO_CID", "-DSE_TLS_NO_KEYLOG"]
 LIBS = [ROOT / "build" / "host" / n for n in ("libsebackend.a", "libsedrivers.a", "libsecrypto.a")]
 
 

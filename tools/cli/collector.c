@@ -47,6 +47,7 @@
     X(S, connection_failed)      \
     X(S, idle_timeouts)          \
     X(S, replaced)               \
+    X(S, moved)                  \
     X(S, peers_full)             \
     X(S, dropped_malformed)      \
     X(S, dropped_unknown_peer)   \
@@ -359,6 +360,16 @@ static void on_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
                 s->records);
         db_event(c, s->peer, "idle_timeout", se_dtls_peer_established(p) ? s->node : "handshake");
         break;
+    case SE_DTLS_MOVED: { /* the node's connection ID found it at a new address (NAT rebinding) */
+        char was[sizeof s->peer];
+        memcpy(was, s->peer, sizeof was);
+        addr = se_dtls_peer_addr(p, &addr_len);
+        tls_host_peer_str(addr, addr_len, s->peer, sizeof s->peer);
+        fprintf(stderr, "collector: %s %s moved to %s\n", s->node, was, s->peer);
+        snprintf(detail, sizeof detail, "from %.26s", was);
+        db_event(c, s->peer, "moved", detail);
+        break;
+    }
     case SE_DTLS_REPLACED: /* the same address starts over: the old connection gives way */
         fprintf(stderr, "collector: %s %s replaced by a new handshake, %lu records\n", s->node,
                 s->peer, s->records);
@@ -743,6 +754,7 @@ int cli_collector_main(int argc, char **argv)
     }
     tls_host_config(&c.cfg, &o, &c.id, SE_TLS_SERVER, &c.p256, &c.rng);
     c.cfg.client_auth = SE_TLS_CLIENT_CERT_REQUIRED;
+    c.cfg.cid = 1; /* nodes that ask get a connection ID: found by it when their address changes */
 
     /* Every slot, once. */
     c.peers = calloc((size_t)max_peers, sizeof *c.peers);

@@ -268,7 +268,7 @@ int cli_load_main(int argc, char **argv)
         c->sock.fd = -1;
         tls_host_config(&c->cfg, &o, id, SE_TLS_CLIENT, &p256, &rng);
         c->cfg.server_name = name;
-        c->io = (se_tls_io){tls_host_send, tls_host_now_ms, NULL, NULL, &c->sock};
+        c->io = (se_tls_io){.send = tls_host_send, .now_ms = tls_host_now_ms, .keylog = tls_host_keylog(), .ctx = &c->sock};
     }
 
     int rc = 0, timed_out = 0;

@@ -186,7 +186,8 @@ int cli_client_main(int argc, char **argv)
     for (unsigned h = 0; h < handshakes && rc == 0; h++) {
         se_tls_config cfg;
         conn_ctx c = {{-1}, 0, o.verbose};
-        se_tls_io io = {tls_host_send, tls_host_now_ms, conn_data, conn_phase, &c};
+        se_tls_io io = {.send = tls_host_send, .now_ms = tls_host_now_ms, .on_data = conn_data, .phase = conn_phase,
+                        .keylog = tls_host_keylog(), .ctx = &c};
         char peer[64];
         se_status st;
 

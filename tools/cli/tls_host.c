@@ -24,6 +24,8 @@ const char tls_host_opts_help[] =
     "  --retransmit-ms N    initial DTLS retransmission timeout (default 1000, at most 3600000:\n"
     "                       a simulated node's peer; later timeouts double up to 60000)\n"
     "  --max-retransmits N  DTLS resends of one flight before giving up (default 6)\n"
+    "  --cid                DTLS connection ID (RFC 9146, AEAD suites): a client offers it, a server\n"
+    "                       accepts it (the collector always does)\n"
     "  --verbose            phases and statistics on stderr\n";
 
 void tls_host_opts_init(tls_host_opts *o)
@@ -55,6 +57,8 @@ int tls_host_opt(tls_host_opts *o, int argc, char **argv, int *i)
         o->tls = 1;
     } else if (strcmp(a, "--verbose") == 0) {
         o->verbose = 1;
+    } else if (strcmp(a, "--cid") == 0) {
+        o->cid = 1;
     } else if (strcmp(a, "--cert") == 0 || strcmp(a, "--key") == 0 || strcmp(a, "--ca") == 0 ||
                strcmp(a, "--suites") == 0 || strcmp(a, "--mtu") == 0 || strcmp(a, "--timeout") == 0 ||
                strcmp(a, "--retransmit-ms") == 0 || strcmp(a, "--max-retransmits") == 0) {
@@ -172,6 +176,29 @@ int64_t tls_host_unix_time(void)
     return (int64_t)time(NULL);
 }
 
+static void keylog_line(void *ctx, const uint8_t client_random[32], const uint8_t master[48])
+{
+    const char *path = getenv("SSLKEYLOGFILE");
+    FILE *f = path != NULL ? fopen(path, "a") : NULL;
+    (void)ctx;
+    if (f == NULL)
+        return;
+    fprintf(f, "CLIENT_RANDOM ");
+    for (int i = 0; i < 32; i++)
+        fprintf(f, "%02x", client_random[i]);
+    fputc(' ', f);
+    for (int i = 0; i < 48; i++)
+        fprintf(f, "%02x", master[i]);
+    fputc('\n', f);
+    fclose(f);
+}
+
+void (*tls_host_keylog(void))(void *ctx, const uint8_t client_random[32], const uint8_t master[48])
+{
+    const char *path = getenv("SSLKEYLOGFILE");
+    return path != NULL && path[0] != '\0' ? keylog_line : NULL;
+}
+
 void tls_host_config(se_tls_config *cfg, const tls_host_opts *o, const tls_host_identity *id,
                      se_tls_role role, const se_ec_curve *p256, se_hmac_drbg_ctx *rng)
 {
@@ -194,6 +221,7 @@ void tls_host_config(se_tls_config *cfg, const tls_host_opts *o, const tls_host_
     cfg->mtu = o->mtu;
     cfg->retransmit_ms = o->retransmit_ms;
     cfg->max_retransmits = o->max_retransmits;
+    cfg->cid = (uint8_t)o->cid;
 }
 
 /* ---- sockets ---------------------------------------------------------------------------- */

@@ -41,6 +41,7 @@ typedef struct {
     uint32_t retransmit_ms;     /* --retransmit-ms N (default 1000) */
     unsigned max_retransmits;   /* --max-retransmits N (default 6) */
     int verbose;                /* --verbose */
+    int cid;                    /* --cid: DTLS connection ID (RFC 9146) */
 } tls_host_opts;
 
 void tls_host_opts_init(tls_host_opts *o);
@@ -120,6 +121,10 @@ const char *tls_host_peer_str(const uint8_t *peer, size_t peer_len, char *buf, s
  * (tls_host_now_ms time). */
 se_status tls_host_pump(se_tls *t, int fd, uint32_t deadline_ms, int (*done)(se_tls *t, void *arg),
                         void *arg);
+
+/* se_tls_io.keylog for $SSLKEYLOGFILE: NULL when it is not set, else a function that appends
+ * "CLIENT_RANDOM <client random> <master secret>" (hex) to that file (NSS's key log format). */
+void (*tls_host_keylog(void))(void *ctx, const uint8_t client_random[32], const uint8_t master[48]);
 
 /* "se <prog>: <status name> (alert <name>)" for a failed connection, to stderr. */
 void tls_host_print_error(const char *prog, const se_tls *t, se_status st);

@@ -109,7 +109,8 @@ static void listening(int fd)
 static int serve_tls(int lfd, se_tls *t, se_tls_config *cfg, srv_ctx *c, double timeout, int once)
 {
     for (;;) {
-        se_tls_io io = {tls_host_send, tls_host_now_ms, srv_data, srv_phase, c};
+        se_tls_io io = {.send = tls_host_send, .now_ms = tls_host_now_ms, .on_data = srv_data, .phase = srv_phase,
+                         .keylog = tls_host_keylog(), .ctx = c};
         uint32_t deadline;
         se_status st;
         int rc;
@@ -181,6 +182,14 @@ static void dtls_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
     case SE_DTLS_REPLACED: /* the peer restarted on the same address (RFC 6347 4.2.8) */
         c->rc = finished(t, SE_OK, "replaced");
         break;
+    case SE_DTLS_MOVED: { /* found by its connection ID at another address (RFC 9146) */
+        char to[64];
+        size_t n;
+        const uint8_t *a = se_dtls_peer_addr(p, &n);
+        printf("moved: %s\n", tls_host_peer_str(a, n, to, sizeof to));
+        fflush(stdout);
+        return;
+    }
     }
     c->ended = 1;
 }

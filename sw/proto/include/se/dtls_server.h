@@ -90,6 +90,10 @@ typedef enum {
                         * se_dtls_peer_established says whether in the handshake or after it */
     SE_DTLS_IDLE,      /* no progress for idle_ms */
     SE_DTLS_REPLACED,  /* a new handshake from the same address takes over */
+    /* Not a last event: */
+    SE_DTLS_MOVED,     /* the connection's peer now sends from another address (its newest record
+                        * came from there, found by its connection ID, RFC 9146 6); replies go
+                        * there from now on (se_dtls_peer_addr) */
 } se_dtls_event;
 
 /* ---- counters ---------------------------------------------------------------------------- */
@@ -102,6 +106,7 @@ typedef enum {
     X(connection_failed)    /* established connections that hit a fatal error */              \
     X(idle_timeouts)        /* slots freed after idle_ms without progress */                  \
     X(replaced)             /* established connections replaced by a new handshake */         \
+    X(moved)                /* connections whose peer moved to another address (SE_DTLS_MOVED) */ \
     X(peers_full)           /* SE_DTLS_PEERS_FULL */                                          \
     X(dropped_malformed)    /* SE_DTLS_MALFORMED */                                           \
     X(dropped_unknown_peer) /* SE_DTLS_UNKNOWN_PEER */                                        \

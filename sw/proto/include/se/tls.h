@@ -64,6 +64,11 @@
  *   -DSE_TLS_NO_CBC     the CBC-SHA256 suite (CCM_8 and GCM only; the default list drops it). */
 
 /* Cipher suites (IANA numbers). */
+/* DTLS Connection ID (RFC 9146; se_tls_config.cid): a server gives each connection a random CID of
+ * SE_TLS_CID_LEN bytes; a client takes a server's CID of up to SE_TLS_MAX_CID bytes. */
+#define SE_TLS_CID_LEN 8
+#define SE_TLS_MAX_CID 32
+
 #define SE_TLS_ECDHE_ECDSA_AES_128_CCM_8        0xC0AEu
 #define SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256   0xC02Bu
 #define SE_TLS_ECDHE_ECDSA_AES_128_CBC_SHA256   0xC023u
@@ -136,6 +141,13 @@ typedef struct {
     /* Phase boundaries for measurements (may be NULL): called with a string literal naming the
      * phase that starts now: "hello", "cert_verify", "key_exchange", "finished", "done". */
     void (*phase)(void *ctx, const char *name);
+    /* Debugging only (may be NULL; not there in a build with -DSE_TLS_NO_KEYLOG, the node's):
+     * the master secret once it is made, with the client random that names the connection, as
+     * NSS's key log file takes them (Wireshark decrypts a capture with it; the host programs write
+     * it where $SSLKEYLOGFILE says). */
+#ifndef SE_TLS_NO_KEYLOG
+    void (*keylog)(void *ctx, const uint8_t client_random[32], const uint8_t master[48]);
+#endif
     void *ctx;
 } se_tls_io;
 
@@ -169,6 +181,15 @@ typedef struct {
     uint32_t retransmit_ms;        /* DTLS: initial retransmission timeout; 0: 1000 (doubles, max 60 s) */
     unsigned max_retransmits;      /* DTLS: resends of one flight before SE_ERR_TLS_TIMEOUT; 0: 6 */
     unsigned faults;               /* testing only: SE_TLS_FAULT_* bits, 0 in normal use */
+    /* DTLS Connection ID (RFC 9146), for the AEAD suites: a client offers the connection_id
+     * extension with an empty CID of its own (the server's records to it carry none: it is the
+     * client whose address changes); a server accepts it and names the connection with a random
+     * CID of SE_TLS_CID_LEN bytes, which the client's records then carry (tls12_cid records), so
+     * the server finds the connection by it from any address (se/dtls_server.h). 0: off.
+     * SE_ERR_NOT_SUPPORTED from se_tls_init over a backend without aead_seal/aead_open. Not there in a build with -DSE_TLS_NO_CID. */
+#ifndef SE_TLS_NO_CID
+    uint8_t cid;
+#endif
 } se_tls_config;
 
 /* Fault injection for the negative tests (a peer must reject what these produce). */
@@ -220,6 +241,11 @@ int se_tls_peer_key(const se_tls *t, uint8_t pub[65]);
 size_t se_tls_peer_name(const se_tls *t, char *buf, size_t cap);
 int se_tls_used_cache(const se_tls *t);          /* client: this handshake skipped chain verification */
 const se_tls_stats *se_tls_get_stats(const se_tls *t);
+#ifndef SE_TLS_NO_CID
+/* The connection ID negotiated (RFC 9146): ours, the one the peer's records carry (*len bytes;
+ * a server's SE_TLS_CID_LEN), or NULL when none was negotiated. */
+const uint8_t *se_tls_own_cid(const se_tls *t, size_t *len);
+#endif
 #ifndef SE_TLS_NO_SERVER
 /* Builds with the server: the protected record whose application data on_data is delivering, as
  * epoch << 48 | sequence number (DTLS: the record's own; TLS: its implicit number). Unique within a

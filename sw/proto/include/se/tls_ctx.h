@@ -79,6 +79,11 @@ struct se_tls {
 #ifndef SE_TLS_NO_SERVER
     uint64_t rec_in;          /* the record being delivered: epoch << 48 | sequence number */
 #endif
+#ifndef SE_TLS_NO_CID
+    /* RFC 9146: negotiated; ours (in the peer's records), the peer's (in ours). */
+    uint8_t cid_on, cid_in_len, cid_out_len;
+    uint8_t cid_in[SE_TLS_MAX_CID], cid_out[SE_TLS_MAX_CID];
+#endif
 
     /* Handshake messages: sequence numbers (DTLS), the message being reassembled. */
     uint16_t seq_hs_out, seq_hs_in;
