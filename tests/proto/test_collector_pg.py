@@ -2,8 +2,6 @@
 test's own (tests/pg.py), read back with psql: the same tables as SQLite, every reading stored once
 under its key (node, session, epoch, seq), readings that survive kill -9 of the collector, and a
 batch written again after the server dropped the connection."""
-import json
-import signal
 import subprocess
 import threading
 import time
@@ -11,6 +9,7 @@ import time
 import pytest
 
 from pg import Postgres
+from se_cli import CLI
 from proto.test_collector import Collector
 from proto.test_collector_scale import expected, load, pki  # noqa: F401  (pki is a fixture)
 
@@ -122,7 +121,7 @@ def test_lost_database_connection_is_retried(tmp_path, pki, pg):
 
 
 def test_unreachable_database_is_a_setup_failure(tmp_path, pki, pg):
-    p = subprocess.run([str(__import__("se_cli").CLI), "collector", "--listen", "127.0.0.1:0", "--db",
+    p = subprocess.run([str(CLI), "collector", "--listen", "127.0.0.1:0", "--db",
                         pg.url.replace("port=5432", "port=1"), "--cert", str(pki.server_pem), "--key",
                         str(pki.server_key), "--ca", str(pki.ca_pem)], capture_output=True, text=True, timeout=30)
     assert p.returncode == 1 and "cannot connect to the database" in p.stderr, p.stderr

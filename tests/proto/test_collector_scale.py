@@ -8,6 +8,7 @@ import re
 import signal
 import socket
 import subprocess
+import threading
 import time
 
 import pytest
@@ -156,7 +157,6 @@ def test_clienthello_flood_keeps_memory_flat(tmp_path, pki):
         time.sleep(0.3)
         before = rss_kib(col.proc.pid)
         hello, result = client_hello(), {}
-        import threading
         t = threading.Thread(target=lambda: result.update(r=load(col.port, pki, 20, 5, "--connections", 5,
                                                                  prefix="real")))
         t.start()
