@@ -275,31 +275,42 @@ static se_dtls_kind new_peer(se_dtls_server *s, const uint8_t *peer, size_t peer
 }
 
 #ifndef SE_TLS_NO_CID
-/* The connection whose connection ID (RFC 9146) a tls12_cid record at the front of d carries. */
+/* The established connection whose connection ID (RFC 9146) a tls12_cid record at the front of d
+ * carries. Only established ones: during a handshake a peer keeps its address, and a datagram
+ * from elsewhere must not reach the connection's epoch-0 state (its replay window, its handshake
+ * reassembly), which nothing authenticates. */
 static se_dtls_peer *by_cid(se_dtls_server *s, const uint8_t *d, size_t len)
 {
-    if (len < 13 + SE_TLS_CID_LEN || d[0] != CT_CID || d[1] != 0xFE)
+    if (len < 13 + SE_TLS_CID_LEN || d[0] != CT_CID || d[1] != 0xFE || be16(d + 3) == 0) /* (never epoch 0) */
         return NULL;
     for (size_t i = 0; i < s->n_peers; i++) {
         size_t n;
-        const uint8_t *cid = s->peers[i].used ? se_tls_own_cid(&s->peers[i].tls, &n) : NULL;
+        const uint8_t *cid = s->peers[i].used && s->peers[i].established ? se_tls_own_cid(&s->peers[i].tls, &n)
+                                                                         : NULL;
         if (cid != NULL && n == SE_TLS_CID_LEN && memcmp(d + 11, cid, n) == 0)
             return &s->peers[i];
     }
     return NULL;
 }
 
+/* The newest protected (authenticated) record taken: epoch << 48 | sequence number; 0 before the
+ * first. Epoch-0 records raise nothing: nothing authenticates them. */
+static uint64_t newest_protected(const se_tls *t)
+{
+    return t->epoch_in != 0 && t->win_any ? (uint64_t)t->epoch_in << 48 | t->win_top : 0;
+}
+
 /* A datagram for connection p from another address. The address becomes the peer's only when a
- * record of it authenticates and is newer than any before (RFC 9146 6): a replayed or forged
- * record moves nothing. */
+ * protected record of it authenticates and is newer than any before (RFC 9146 6): a replayed or
+ * forged record, or a plaintext one of epoch 0, moves nothing. Whatever the connection sends while
+ * it takes this datagram still goes to the old address. */
 static se_dtls_kind moved_peer(se_dtls_server *s, se_dtls_peer *p, const uint8_t *peer, size_t peer_len,
                                const uint8_t *d, size_t len)
 {
-    uint32_t before = progress(p), records = se_tls_get_stats(&p->tls)->records_in;
-    uint64_t top = p->tls.win_top;
-    uint8_t any = p->tls.win_any;
+    uint32_t before = progress(p);
+    uint64_t top = newest_protected(&p->tls);
     (void)se_tls_input(&p->tls, d, len);
-    int newer = se_tls_get_stats(&p->tls)->records_in != records && (!any || p->tls.win_top > top);
+    int newer = newest_protected(&p->tls) > top;
     if (newer && se_tls_get_state(&p->tls) != SE_TLS_FAILED) {
         p->addr_len = (uint8_t)peer_len;
         memset(p->addr, 0, sizeof p->addr);
@@ -357,14 +368,17 @@ se_dtls_kind se_dtls_server_input(se_dtls_server *s, const uint8_t *peer, size_t
         s->n.dropped_malformed++;
         return SE_DTLS_MALFORMED;
     }
+#ifndef SE_TLS_NO_CID
+    /* A tls12_cid record names its connection, whatever address it comes from (a stale slot may
+     * still hold the node's new address). */
+    if ((p = by_cid(s, d, len)) != NULL &&
+        (p->addr_len != peer_len || memcmp(p->addr, peer, peer_len) != 0))
+        return moved_peer(s, p, peer, peer_len, d, len);
+#endif
     for (size_t i = 0; i < s->n_peers && p == NULL; i++)
         if (s->peers[i].used && s->peers[i].addr_len == peer_len &&
             memcmp(s->peers[i].addr, peer, peer_len) == 0)
             p = &s->peers[i];
-#ifndef SE_TLS_NO_CID
-    if (p == NULL && (p = by_cid(s, d, len)) != NULL)
-        return moved_peer(s, p, peer, peer_len, d, len);
-#endif
     if (p == NULL)
         return new_peer(s, peer, peer_len, d, len, NULL, why);
     /* A fresh ClientHello (not a late copy of the one that started this connection) on an

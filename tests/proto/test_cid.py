@@ -37,7 +37,7 @@ class RebindRelay:
     port change, as behind a NAT that rebinds. Every datagram is kept in self.log as
     (direction, bytes)."""
 
-    def __init__(self, server_port, rebind_after=None):
+    def __init__(self, server_port, rebind_after=None, attack=None):
         self.server = ("127.0.0.1", server_port)
         self.front = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.front.bind(("127.0.0.1", 0))
@@ -45,6 +45,9 @@ class RebindRelay:
         self.up = self._new_up()
         self.rebind_after, self.protected_up, self.rebinds = rebind_after, 0, 0
         self.log, self.client = [], None
+        # attack(direction, datagram) -> datagrams an attacker sends the server from an address of
+        # its own, after that datagram passed
+        self.attack, self.attacker = attack, socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self._stop = False
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -73,12 +76,16 @@ class RebindRelay:
                 elif self.client is not None:
                     self.log.append(("down", data))
                     self.front.sendto(data, self.client)
+                if self.attack is not None:
+                    for forged in self.attack("up" if s is self.front else "down", data):
+                        self.attacker.sendto(forged, self.server)
 
     def close(self):
         self._stop = True
         self._thread.join(timeout=5)
         self.front.close()
         self.up.close()
+        self.attacker.close()
 
 
 # ---- a reader of DTLS 1.2 records and hellos, from RFC 6347 4.1 and RFC 9146 4-5 ----------------
@@ -255,3 +262,52 @@ def test_no_cid_with_the_cbc_suite(tmp_path, pki):
           for ctype, epoch, _, _, body in records(d, 0) if ctype == HANDSHAKE and epoch == 0 and body[0] == 2]
     assert sh and CID_EXT not in sh[0][2]
     assert not any(d[0] == TLS12_CID for direction, d in relay.log)
+
+
+def test_forged_and_replayed_records_move_nothing(tmp_path, pki):
+    """From an attacker's address, with the connection's CID (read off the ServerHello): a forged
+    tls12_cid record followed by a plaintext epoch-0 handshake record, during the handshake; and
+    copies of the node's own tls12_cid datagrams (replays). Nothing authenticates as newer, so the
+    connection stays where it is: the handshake completes and every reading is stored once."""
+    state = {"cid": None, "sent": 0}
+
+    def forged():
+        """A tls12_cid record with the CID and junk for a body, then a plaintext epoch-0 handshake
+        record with a record number far ahead and message_seq 0xffff."""
+        cid = (bytes([TLS12_CID]) + b"\xfe\xfd" + (1).to_bytes(2, "big") + (5000).to_bytes(6, "big")
+               + state["cid"] + (40).to_bytes(2, "big") + bytes(40))
+        frag = bytes([16]) + (0).to_bytes(3, "big") + b"\xff\xff" + bytes(6)
+        hs = bytes([HANDSHAKE]) + b"\xfe\xfd" + (0).to_bytes(2, "big") + (900).to_bytes(6, "big")
+        return cid + hs + len(frag).to_bytes(2, "big") + frag
+
+    def attack(direction, d):
+        out = []
+        if direction == "down" and state["cid"] is None:
+            for ctype, epoch, _, _, body in records(d, 0):
+                if ctype == HANDSHAKE and epoch == 0 and body[0] == 2:
+                    state["cid"] = hello(body)[2][CID_EXT][1:]
+                    out.append(forged())  # during the handshake
+        elif direction == "up" and d[0] == TLS12_CID:
+            out.append(d)  # a replay of the node's own record, from another address
+            if state["sent"] == 0:
+                out.append(forged())  # and once established
+            state["sent"] += 1
+        return out
+
+    db = tmp_path / "r.db"
+    col = Collector(tmp_path, pki, db)
+    relay = RebindRelay(col.port, attack=attack)
+    sent = [f"node-1 reading {i}" for i in range(5)]
+    try:
+        p = run_node(relay.port, pki, sent, cid=True)
+        assert p.returncode == 0, p.stderr
+        got = [pl.decode() for _, _, pl in wait_rows(db, len(sent))]
+        time.sleep(0.2)
+        stats = col.stop()
+    finally:
+        relay.close()
+        col.kill()
+    assert state["cid"] is not None and state["sent"] >= len(sent)
+    assert got == sent
+    assert stats["moved"] == 0 and stats["connections"] == 1 and stats["handshake_failed"] == 0
+    assert stats["dropped_replay"] >= len(sent)

@@ -1,6 +1,7 @@
 /* Host glue for the DTLS/TLS programs (see tls_host.h). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -179,10 +180,15 @@ int64_t tls_host_unix_time(void)
 static void keylog_line(void *ctx, const uint8_t client_random[32], const uint8_t master[48])
 {
     const char *path = getenv("SSLKEYLOGFILE");
-    FILE *f = path != NULL ? fopen(path, "a") : NULL;
+    /* Secrets: a new file is the owner's alone. */
+    int fd = path != NULL ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600) : -1;
+    FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
     (void)ctx;
-    if (f == NULL)
+    if (f == NULL) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     fprintf(f, "CLIENT_RANDOM ");
     for (int i = 0; i < 32; i++)
         fprintf(f, "%02x", client_random[i]);
