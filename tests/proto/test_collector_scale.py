@@ -99,6 +99,39 @@ def test_killed_worker_loses_no_stored_reading(tmp_path, pki):
     assert re.search(rf"worker 1 \(pid {pids[1]}\) ended by signal 9", col.text()), col.text()
 
 
+def test_worker_killed_mid_load(tmp_path, pki):
+    """kill -9 a worker while 100 clients stream readings through both: the rows already committed
+    stay; every reading is stored at most once; the survivor takes the port's datagrams, and the
+    connections started after the kill complete on it (the nodes' reconnections)."""
+    db = tmp_path / "r.db"
+    col = Collector(tmp_path, pki, db, "--workers", 2, "--max-peers", 256, backend="openssl")
+    result = {}
+    try:
+        t = threading.Thread(target=lambda: result.update(r=load(
+            col.port, pki, 100, 10, "--connections", 20, "--timeout", 60, "--retransmit-ms", 100,
+            "--max-retransmits", 3, prefix="mid")))
+        t.start()
+        assert len(wait_rows(db, 2000)) >= 2000
+        pids = worker_pids(col)
+        os.kill(pids[1], signal.SIGKILL)
+        survived = {p for _, _, p in rows(db)}
+        t.join(timeout=120)
+        rc, rep = load(col.port, pki, 50, 4, prefix="after")
+        assert rc == 0 and rep["failures"] == 0 and rep["handshakes"] == 50, rep
+        wait_rows(db, len(survived) + 200)
+        stats = col.stop()
+    finally:
+        col.kill()
+    got = [p for _, _, p in rows(db)]
+    assert len(got) == len(set(got)), "a reading was stored twice"
+    assert survived <= set(got) and expected("after", 50, 1, 4) <= set(got)
+    assert set(got) <= expected("mid", 100, 20, 10) | expected("after", 50, 1, 4)
+    assert stats["workers_lost"] == 1
+    # the survivor's own count: readings it committed, all present
+    survivor = [int(n) for n in re.findall(r"worker 0: \d+ connections, (\d+) readings stored", col.text())]
+    assert len(survivor) == 1 and survivor[0] <= len(got)
+
+
 def test_resumed_clients_use_the_cached_certificate(tmp_path, pki):
     db = tmp_path / "r.db"
     col = Collector(tmp_path, pki, db, "--max-peers", 64, backend="openssl")
