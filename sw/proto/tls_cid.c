@@ -44,39 +44,30 @@ size_t se_tls_cid_hello_ext(const se_tls *t, uint8_t *out)
     return 5 + n;
 }
 
-/* extension_data: opaque cid<0..2^8-1>, nothing after it. */
-static int read_cid(tls_rd d, tls_rd *cid)
+/* The peer's CID from the extension_data of its hello: opaque cid<0..2^8-1>, nothing after it. */
+static se_status peer_cid(se_tls *t, tls_rd d)
 {
-    *cid = se_rd_vec(&d, 1);
-    return !d.bad && d.n == 0;
+    tls_rd cid = se_rd_vec(&d, 1);
+    if (d.bad || d.n != 0)
+        return se_tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
+    if (cid.n > SE_TLS_MAX_CID)
+        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
+    memcpy(t->cid_out, cid.p, cid.n);
+    t->cid_out_len = (uint8_t)cid.n;
+    t->cid_on = 1; /* (a server's: offered; se_tls_cid_accept decides) */
+    return SE_OK;
 }
 
 se_status se_tls_cid_server_hello(se_tls *t, tls_rd d)
 {
-    tls_rd cid;
     if (!is_dtls(t) || !t->cfg->cid) /* not offered: unsupported_extension */
         return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_UNSUPPORTED_EXTENSION);
-    if (!read_cid(d, &cid))
-        return se_tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
-    if (cid.n > SE_TLS_MAX_CID)
-        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
-    memcpy(t->cid_out, cid.p, cid.n);
-    t->cid_out_len = (uint8_t)cid.n;
-    t->cid_on = 1;
-    return SE_OK;
+    return peer_cid(t, d);
 }
 
 se_status se_tls_cid_client_hello(se_tls *t, tls_rd d)
 {
-    tls_rd cid;
-    if (!read_cid(d, &cid))
-        return se_tls_fail(t, SE_ERR_TLS_DECODE, SE_TLS_ALERT_DECODE_ERROR);
-    if (cid.n > SE_TLS_MAX_CID)
-        return se_tls_fail(t, SE_ERR_TLS_ILLEGAL_PARAMETER, SE_TLS_ALERT_ILLEGAL_PARAMETER);
-    memcpy(t->cid_out, cid.p, cid.n);
-    t->cid_out_len = (uint8_t)cid.n;
-    t->cid_on = 1; /* offered; se_tls_cid_accept decides */
-    return SE_OK;
+    return peer_cid(t, d);
 }
 
 se_status se_tls_cid_accept(se_tls *t)
