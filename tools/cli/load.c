@@ -1,6 +1,7 @@
 /* `se load`: a load generator for a DTLS server such as `se collector`. N clients run at once in
  * this one process, each over a UDP socket of its own (so a new source port, a new peer, for every
- * connection): a full handshake, M readings, close_notify, and again, --connections times each.
+ * connection): a full handshake, M readings, close_notify (and the server's, or half a second),
+ * and again, --connections times each.
  * With --resume a client's later connections run in cached-certificate mode (se/tls.h). The
  * report is one JSON object on stdout (and in --json FILE): handshakes and readings per second,
  * handshake latency percentiles, and the failures by error name.
@@ -34,6 +35,8 @@ static void usage(FILE *f)
                "%s", tls_host_opts_help);
 }
 
+#define CLOSE_WAIT_S 0.5
+
 /* One client: its socket, connection, configuration (a cache of its own) and progress. */
 typedef struct {
     tls_host_sock sock;
@@ -43,6 +46,7 @@ typedef struct {
     se_tls_cert_cache cache;
     unsigned index, conn;  /* which client; connections started so far */
     int busy;              /* a connection is under way */
+    double closing;        /* close_notify sent: waiting for the server's until then (seconds) */
     double started;        /* when its handshake began (seconds) */
 } load_client;
 
@@ -87,6 +91,7 @@ static void finish(load_run *r, load_client *c)
         close(c->sock.fd);
     c->sock.fd = -1;
     c->busy = 0;
+    c->closing = 0;
     se_ct_wipe(&c->tls, sizeof c->tls);
 }
 
@@ -136,9 +141,14 @@ static void progress(load_run *r, load_client *c, se_status st)
     }
     if (st == SE_OK)
         st = se_tls_close(&c->tls);
-    if (st != SE_OK)
+    if (st != SE_OK) {
         count_failure(r, st);
-    finish(r, c);
+        finish(r, c);
+        return;
+    }
+    /* The socket stays open for the server's close_notify (RFC 5246 7.2.1), at most CLOSE_WAIT_S:
+     * a port closed at once could go to another program before that answer arrives. */
+    c->closing = now_s() + CLOSE_WAIT_S;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -286,7 +296,8 @@ int cli_load_main(int argc, char **argv)
             }
             pf[k] = (struct pollfd){c->busy ? c->sock.fd : -1, POLLIN, 0};
             if (c->busy) {
-                uint32_t t = se_tls_timeout_ms(&c->tls);
+                uint32_t t = c->closing ? (uint32_t)(c->closing > now_s() ? (c->closing - now_s()) * 1000 + 1 : 0)
+                                        : se_tls_timeout_ms(&c->tls);
                 wait_ms = t < wait_ms ? t : wait_ms;
                 live++;
             }
@@ -307,6 +318,11 @@ int cli_load_main(int argc, char **argv)
             load_client *c = &cl[k];
             if (!c->busy)
                 continue;
+            if (c->closing) { /* the server's close_notify (or anything) ends it, as does the wait */
+                if ((pf[k].revents & (POLLIN | POLLERR)) || now_s() >= c->closing)
+                    finish(&r, c);
+                continue;
+            }
             if (pf[k].revents & (POLLIN | POLLERR)) {
                 ssize_t got = recv(c->sock.fd, buf, sizeof buf, 0);
                 /* A refused datagram (no server on the port) reads as an error: the handshake's
@@ -320,9 +336,10 @@ int cli_load_main(int argc, char **argv)
     }
     double seconds = now_s() - t0;
     for (unsigned k = 0; k < r.clients; k++)
-        if (cl[k].busy) { /* cut off by the deadline: unfinished, not failed */
+        if (cl[k].busy) { /* cut off by the deadline: unfinished, not failed (unless only closing) */
+            int done = cl[k].closing != 0;
             finish(&r, &cl[k]);
-            r.ended--;
+            r.ended -= !done;
         }
 
     json_t *out = report(&r, seconds, timed_out);
