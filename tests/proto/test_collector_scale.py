@@ -199,31 +199,36 @@ def flood(port, hello, n, batch=500):
                 s.close()
 
 
-def test_clienthello_flood_keeps_memory_flat(tmp_path, pki):
-    """10,000 cookie-less ClientHellos, each from a port of its own, while 20 real clients connect:
-    the stateless cookie check answers each with a HelloVerifyRequest and keeps nothing, so the
-    collector's resident memory stays flat, and every real client finishes."""
+def test_clienthello_flood_keeps_memory_flat(tmp_path, pki, monkeypatch):
+    """10,000 cookie-less ClientHellos, each from a port of its own: the stateless cookie check
+    answers each with a HelloVerifyRequest and keeps nothing, so the collector's resident memory
+    stays flat over a flood (after a first one and a real load have touched what they need; real
+    readings themselves grow SQLite's page cache, up to its bound). And while another flood runs,
+    20 real clients all finish. (Under `make test-asan`, ASan's quarantine of freed memory would
+    grow the RSS by itself: it is turned off for this collector.)"""
     from proto.test_collector import client_hello
+    monkeypatch.setenv("ASAN_OPTIONS", os.environ.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=0")
     db = tmp_path / "r.db"
     col = Collector(tmp_path, pki, db, "--max-peers", 64, backend="openssl")
+    hello, result = client_hello(), {}
     try:
-        # the same real load once before (every code path and buffer it needs touched), then with the flood
-        rc, rep = load(col.port, pki, 20, 5, "--connections", 5, prefix="warm")
+        rc, rep = load(col.port, pki, 20, 5, prefix="warm")
         assert rc == 0, rep
+        flood(col.port, hello, 10000)
         time.sleep(0.3)
         before = rss_kib(col.proc.pid)
-        hello, result = client_hello(), {}
+        flood(col.port, hello, 10000)
+        time.sleep(0.3)
+        after = rss_kib(col.proc.pid)
         t = threading.Thread(target=lambda: result.update(r=load(col.port, pki, 20, 5, "--connections", 5,
                                                                  prefix="real")))
         t.start()
         flood(col.port, hello, 10000)
         t.join(timeout=120)
-        time.sleep(0.5)
-        after = rss_kib(col.proc.pid)
         stats = col.stop()
     finally:
         col.kill()
+    assert after - before < 256, f"RSS grew from {before} KiB to {after} KiB over 10,000 ClientHellos"
     rc, rep = result["r"]
     assert rc == 0 and rep["failures"] == 0 and rep["handshakes"] == 100, rep
-    assert stats["hello_verify_sent"] >= 10000 + 200
-    assert after - before < 512, f"RSS grew from {before} KiB to {after} KiB under the flood"
+    assert stats["hello_verify_sent"] >= 3 * 10000 + 120
