@@ -93,15 +93,14 @@ size_t se_tls_cid_extra(const se_tls *t, uint16_t epoch)
     return se_tls_cid_sending(t, epoch) ? (size_t)t->cid_out_len + 1u : 0; /* the CID, the real type */
 }
 
-/* The nonce (salt || explicit part = seq_num) and the AAD of a tls12_cid record. */
-static size_t cid_nonce_aad(const se_tls *t, const se_tls_rec *r, uint64_t sn, const uint8_t *cid, size_t cid_len,
-                            size_t inner_len, uint8_t nonce[12], uint8_t *ad)
+/* The nonce (salt || the record's explicit part) and the AAD of a tls12_cid record. */
+static size_t cid_nonce_aad(const se_tls_rec *r, const uint8_t explicit_part[8], uint64_t sn, const uint8_t *cid,
+                            size_t cid_len, size_t inner_len, uint8_t nonce[12], uint8_t *ad)
 {
-    size_t k = 0;
+    size_t k = 8;
     memcpy(nonce, r->iv, 4);
-    put_be(nonce + 4, sn, 8);
+    memcpy(nonce + 4, explicit_part, 8);
     memset(ad, 0xff, 8); /* seq_num_placeholder */
-    k = 8;
     ad[k++] = CT_CID;
     ad[k++] = (uint8_t)cid_len;
     ad[k++] = CT_CID;
@@ -111,7 +110,6 @@ static size_t cid_nonce_aad(const se_tls *t, const se_tls_rec *r, uint64_t sn, c
     memcpy(ad + k, cid, cid_len);
     k += cid_len;
     put_be(ad + k, inner_len, 2);
-    (void)t;
     return k + 2;
 }
 
@@ -129,7 +127,7 @@ se_status se_tls_cid_seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *rec, si
     memcpy(rec + 11, t->cid_out, t->cid_out_len);
     put_be(rec + h - 2, 8 + inner + tag, 2);
     put_be(body, sn, 8); /* the explicit nonce */
-    size_t ad_len = cid_nonce_aad(t, r, sn, t->cid_out, t->cid_out_len, inner, nonce, ad);
+    size_t ad_len = cid_nonce_aad(r, body, sn, t->cid_out, t->cid_out_len, inner, nonce, ad);
     *n = h - 13 + 8 + inner + tag; /* past the 13 bytes se_tls_record counts as the header */
     return t->cfg->crypto->aead_seal(&r->k.aead, nonce, 12, ad, ad_len, pt, inner, pt, pt + inner, tag);
 }
@@ -147,22 +145,17 @@ size_t se_tls_cid_header(const se_tls *t, const uint8_t *d, size_t len)
     return h;
 }
 
-se_status se_tls_cid_open(se_tls *t, const uint8_t *rec, uint8_t *body, size_t n, uint8_t *type, uint8_t **pt,
-                          size_t *pt_len)
+se_status se_tls_cid_open(se_tls *t, const uint8_t *rec, uint64_t sn, uint8_t *body, size_t n, uint8_t *type,
+                          uint8_t **pt, size_t *pt_len)
 {
     const se_tls_rec *r = &t->rd;
-    size_t tag = r->cls->overhead - 8u, h = CID_HDR(t->cid_in_len);
-    uint64_t sn = (uint64_t)be16(rec + 3) << 48 | (uint64_t)be16(rec + 5) << 32 | (uint64_t)be16(rec + 7) << 16 |
-                  be16(rec + 9);
+    size_t tag = r->cls->overhead - 8u;
     uint8_t nonce[12], ad[8 + 3 + 10 + SE_TLS_MAX_CID + 2];
 
-    (void)h;
     if (memcmp(rec + 11, t->cid_in, t->cid_in_len) != 0 || n < 8 + 1 + tag)
         return SE_ERR_TLS_DECODE;
     size_t inner = n - 8 - tag;
-    /* The nonce is salt || the explicit part the record carries. */
-    size_t ad_len = cid_nonce_aad(t, r, sn, t->cid_in, t->cid_in_len, inner, nonce, ad);
-    memcpy(nonce + 4, body, 8);
+    size_t ad_len = cid_nonce_aad(r, body, sn, t->cid_in, t->cid_in_len, inner, nonce, ad);
     uint8_t *ct = body + 8;
     if (t->cfg->crypto->aead_open(&r->k.aead, nonce, 12, ad, ad_len, ct, inner, ct + inner, tag, ct) != SE_OK)
         return SE_ERR_BAD_TAG;

@@ -256,11 +256,11 @@ size_t se_tls_cid_extra(const se_tls *t, uint16_t epoch);
 se_status se_tls_cid_seal(se_tls *t, uint8_t type, uint64_t sn, uint8_t *rec, size_t len, size_t *n);
 /* The header length of the tls12_cid record at d (len bytes left), 0 if it is none of ours. */
 size_t se_tls_cid_header(const se_tls *t, const uint8_t *d, size_t len);
-/* Checks and decrypts the n-byte body of the tls12_cid record rec in place: its real type, the
- * content at *pt (*pt_len bytes). SE_ERR_BAD_TAG, or SE_ERR_TLS_DECODE (wrong CID, too short, no
- * type). */
-se_status se_tls_cid_open(se_tls *t, const uint8_t *rec, uint8_t *body, size_t n, uint8_t *type, uint8_t **pt,
-                          size_t *pt_len);
+/* Checks and decrypts the n-byte body of the tls12_cid record rec (record number sn: epoch <<
+ * 48 | sequence number) in place: its real type, the content at *pt (*pt_len bytes).
+ * SE_ERR_BAD_TAG, or SE_ERR_TLS_DECODE (wrong CID, too short, no type). */
+se_status se_tls_cid_open(se_tls *t, const uint8_t *rec, uint64_t sn, uint8_t *body, size_t n, uint8_t *type,
+                          uint8_t **pt, size_t *pt_len);
 /* The peer's protected records must carry our CID (one was negotiated and is not empty). */
 int se_tls_cid_expected(const se_tls *t);
 #else
@@ -285,10 +285,10 @@ static inline size_t se_tls_cid_header(const se_tls *t, const uint8_t *d, size_t
     (void)t, (void)d, (void)len;
     return 0;
 }
-static inline se_status se_tls_cid_open(se_tls *t, const uint8_t *rec, uint8_t *body, size_t n, uint8_t *type,
-                                        uint8_t **pt, size_t *pt_len)
+static inline se_status se_tls_cid_open(se_tls *t, const uint8_t *rec, uint64_t sn, uint8_t *body, size_t n,
+                                        uint8_t *type, uint8_t **pt, size_t *pt_len)
 {
-    (void)t, (void)rec, (void)body, (void)n, (void)type, (void)pt, (void)pt_len;
+    (void)t, (void)rec, (void)sn, (void)body, (void)n, (void)type, (void)pt, (void)pt_len;
     return SE_ERR_NOT_SUPPORTED;
 }
 #endif

@@ -316,7 +316,7 @@ static se_status dgram_record(se_tls *t, const uint8_t *rec, size_t h, size_t n)
         return SE_OK;
     }
     memcpy(rx(t) + 13, body, n);
-    st = cid_rec ? se_tls_cid_open(t, rec, rx(t) + 13, n, &type, &pt, &pt_len)
+    st = cid_rec ? se_tls_cid_open(t, rec, (uint64_t)epoch << 48 | seq, rx(t) + 13, n, &type, &pt, &pt_len)
                  : open_rec(t, type, (uint64_t)epoch << 48 | seq, rx(t) + 13, n, &pt, &pt_len);
     if (st != SE_OK) {
         if (st == SE_ERR_BAD_TAG || !cid_rec)

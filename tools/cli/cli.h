@@ -78,6 +78,9 @@ se_status cli_str_opt(const json_t *req, const char *field, const char **s, cons
 /* Returns st after noting that field caused it (reported as "field" next to the error). */
 se_status cli_fail(const char *field, se_status st);
 
+/* Lower-case hex of len bytes into out (2 * len + 1 chars, NUL included); returns out. */
+char *cli_to_hex(char *out, const uint8_t *buf, size_t len);
+
 /* Field writers. */
 void cli_put_hex(json_t *resp, const char *field, const uint8_t *buf, size_t len);
 void cli_put_str(json_t *resp, const char *field, const char *s);

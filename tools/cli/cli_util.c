@@ -116,19 +116,21 @@ se_status cli_str(const json_t *req, const char *field, const char **s)
     return cli_str_opt(req, field, s, NULL);
 }
 
+char *cli_to_hex(char *out, const uint8_t *buf, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = digits[buf[i] >> 4];
+        out[2 * i + 1] = digits[buf[i] & 15];
+    }
+    out[2 * len] = '\0';
+    return out;
+}
+
 void cli_put_hex(json_t *resp, const char *field, const uint8_t *buf, size_t len)
 {
     static char hex[2 * CLI_MAX_BYTES + 1];
-    static const char digits[] = "0123456789abcdef";
-
-    if (len > CLI_MAX_BYTES)
-        len = CLI_MAX_BYTES;
-    for (size_t i = 0; i < len; i++) {
-        hex[2 * i] = digits[buf[i] >> 4];
-        hex[2 * i + 1] = digits[buf[i] & 15];
-    }
-    hex[2 * len] = '\0';
-    json_object_set_new(resp, field, json_string(hex));
+    json_object_set_new(resp, field, json_string(cli_to_hex(hex, buf, len > CLI_MAX_BYTES ? CLI_MAX_BYTES : len)));
 }
 
 void cli_put_str(json_t *resp, const char *field, const char *s)

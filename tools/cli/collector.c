@@ -139,14 +139,9 @@ static void db_close(collector *c)
  * rows are lost and its readings counted as db_errors. Outside a batch (timers, start, stop) an
  * event is written at once. */
 
-/* A new row: kept for the batch's commit, or (outside a batch) written at once by row_done. */
+/* A new row of the batch (outside one: of a batch of its own, written by row_done). */
 static store_row *row_new(collector *c)
 {
-    static store_row now;
-    if (!c->in_batch) {
-        memset(&now, 0, sizeof now);
-        return &now;
-    }
     if (c->n_rows == c->cap_rows) {
         size_t cap = c->cap_rows ? 2 * c->cap_rows : 256;
         store_row *r = realloc(c->rows, cap * sizeof *r);
@@ -160,22 +155,18 @@ static store_row *row_new(collector *c)
     return r;
 }
 
-static void row_done(collector *c, store_row *r)
+static void batch_commit(collector *c);
+
+/* A row written: outside a batch (an event of a timer, the start, the stop) at once. */
+static void row_done(collector *c)
 {
-    if (c->in_batch)
-        return;
-    if (store_write(c->db, r, 1) != 0)
-        c->db_errors++;
-    else if (!r->event)
-        c->records_stored++, c->pending--;
-    free(r->payload);
-    r->payload = NULL;
+    if (!c->in_batch)
+        batch_commit(c);
 }
 
 static void batch_begin(collector *c)
 {
     c->in_batch = 1;
-    c->n_rows = 0;
 }
 
 static void batch_commit(collector *c)
@@ -210,7 +201,7 @@ static void db_event(collector *c, const char *peer, const char *kind, const cha
     snprintf(r->peer, sizeof r->peer, "%s", peer ? peer : "");
     snprintf(r->kind, sizeof r->kind, "%s", kind);
     snprintf(r->detail, sizeof r->detail, "%s", detail ? detail : "");
-    row_done(c, r);
+    row_done(c);
 }
 
 /* ---- logging ---------------------------------------------------------------------------- */
@@ -245,7 +236,7 @@ static void on_record(void *ctx, se_dtls_peer *p, const uint8_t *buf, size_t len
     slot *s = &c->slots[se_dtls_peer_index(p)];
     store_row *r = row_new(c);
     if (r == NULL || (len > 0 && (r->payload = malloc(len)) == NULL)) {
-        if (r != NULL && c->in_batch)
+        if (r != NULL)
             c->n_rows--;
         c->db_errors++;
         return;
@@ -263,7 +254,7 @@ static void on_record(void *ctx, se_dtls_peer *p, const uint8_t *buf, size_t len
     r->len = len;
     s->records++;
     c->pending++;
-    row_done(c, r);
+    row_done(c);
 }
 
 /* The handshake just completed: take the node's identity and say so. */
@@ -275,8 +266,7 @@ static void note_established(collector *c, slot *s, const se_tls *t)
     s->key_hex[0] = '\0';
     if (se_tls_peer_key(t, pub)) {
         se_sha256(pub, sizeof pub, digest);
-        for (size_t i = 0; i < sizeof digest; i++)
-            snprintf(s->key_hex + 2 * i, 3, "%02x", digest[i]);
+        cli_to_hex(s->key_hex, digest, sizeof digest);
     }
     if (se_tls_peer_name(t, s->node, sizeof s->node) == 0) /* no CN: the key names it */
         snprintf(s->node, sizeof s->node, "key:%.16s", s->key_hex);
@@ -312,16 +302,6 @@ static void note_failed(collector *c, slot *s, const se_tls *t, int established)
     }
 }
 
-/* Mixes fresh OS entropy into the DRBG (it also keeps the reseed counter far from its limit);
- * 0, or -1 when the OS gave none. */
-static int reseed(collector *c)
-{
-    uint8_t e[32];
-    int ok = cli_os_random(e, sizeof e) == SE_OK && se_hmac_drbg_reseed(&c->rng, e, sizeof e, NULL, 0) == SE_OK;
-    se_ct_wipe(e, sizeof e);
-    return ok ? 0 : -1;
-}
-
 static void on_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
 {
     collector *c = ctx;
@@ -339,10 +319,9 @@ static void on_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
         snprintf(s->node, sizeof s->node, "?");
         uint8_t name[8];
         if (se_hmac_drbg_generate(&c->rng, name, sizeof name, NULL, 0) == SE_OK)
-            for (size_t i = 0; i < sizeof name; i++)
-                snprintf(s->session + 2 * i, 3, "%02x", name[i]);
+            cli_to_hex(s->session, name, sizeof name);
         c->cfg.now = tls_host_unix_time(); /* certificates are checked against today's clock */
-        (void)reseed(c);                   /* fresh OS entropy for each handshake's keys */
+        (void)tls_host_reseed(&c->rng);    /* fresh OS entropy for each handshake's keys */
         break;
     case SE_DTLS_CONNECTED:
         note_established(c, s, t);
@@ -492,9 +471,7 @@ static void cleanup(collector *c)
     if (c->sock >= 0)
         close(c->sock);
     c->sock = -1;
-    if (c->db != NULL)
-        db_close(c);
-    c->db = NULL;
+    db_close(c);
     se_dtls_server_wipe(&c->srv); /* every connection's keys, the cookie secret */
     free(c->peers);
     free(c->slots);
@@ -532,7 +509,7 @@ static _Noreturn void worker(collector *c, int w, int first_sock, const char *db
         if (c->sock >= 0)
             big_queue(c->sock);
     }
-    if (c->sock >= 0 && reseed(c) == 0 && db_open(c, db) == 0 && write_all(out, "ready\n", 6) == 0) {
+    if (c->sock >= 0 && tls_host_reseed(&c->rng) == SE_OK && db_open(c, db) == 0 && write_all(out, "ready\n", 6) == 0) {
         json_t *obj = serve(c, bound);
         char *text = json_dumps(obj, 0);
         rc = text != NULL && write_all(out, text, strlen(text)) == 0 ? 0 : 1;
@@ -775,10 +752,8 @@ int cli_collector_main(int argc, char **argv)
     /* The schema is made once here; workers open the database each on their own. */
     if (db_open(&c, db) != 0)
         goto out;
-    if (workers > 1) {
+    if (workers > 1)
         db_close(&c);
-        c.db = NULL;
-    }
     if ((c.sock = workers > 1 ? tls_host_udp_bind_shared(listen) : tls_host_udp_bind(listen)) < 0)
         goto out;
     big_queue(c.sock);

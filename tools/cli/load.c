@@ -99,10 +99,7 @@ static void finish(load_run *r, load_client *c)
  * reseed counter far from the limit); 0, or -1 when the socket cannot be made (a setup failure). */
 static int start(load_run *r, load_client *c)
 {
-    uint8_t e[32];
-    if (cli_os_random(e, sizeof e) == SE_OK)
-        se_hmac_drbg_reseed(c->cfg.rng, e, sizeof e, NULL, 0);
-    se_ct_wipe(e, sizeof e);
+    (void)tls_host_reseed(c->cfg.rng);
     c->cfg.cache = r->resume ? &c->cache : NULL;
     c->sock.fd = tls_host_connect(r->target, 0);
     if (c->sock.fd < 0)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "se/ct.h"
 #include "pem.h"
 #include "tls_host.h"
 
@@ -164,6 +165,16 @@ se_status tls_host_rng(se_hmac_drbg_ctx *rng)
     return st;
 }
 
+se_status tls_host_reseed(se_hmac_drbg_ctx *rng)
+{
+    uint8_t e[32];
+    se_status st = cli_os_random(e, sizeof e);
+    if (st == SE_OK)
+        st = se_hmac_drbg_reseed(rng, e, sizeof e, NULL, 0);
+    se_ct_wipe(e, sizeof e);
+    return st;
+}
+
 uint32_t tls_host_now_ms(void *ctx)
 {
     struct timespec ts;
@@ -189,13 +200,9 @@ static void keylog_line(void *ctx, const uint8_t client_random[32], const uint8_
             close(fd);
         return;
     }
-    fprintf(f, "CLIENT_RANDOM ");
-    for (int i = 0; i < 32; i++)
-        fprintf(f, "%02x", client_random[i]);
-    fputc(' ', f);
-    for (int i = 0; i < 48; i++)
-        fprintf(f, "%02x", master[i]);
-    fputc('\n', f);
+    char cr[2 * 32 + 1], ms[2 * 48 + 1];
+    fprintf(f, "CLIENT_RANDOM %s %s\n", cli_to_hex(cr, client_random, 32), cli_to_hex(ms, master, 48));
+    se_ct_wipe(ms, sizeof ms);
     fclose(f);
 }
 

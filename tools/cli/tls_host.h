@@ -72,6 +72,9 @@ int tls_host_identity_load(tls_host_identity *id, const char *cert, const char *
 se_status tls_host_curve(se_ec_curve *c);
 /* A DRBG instantiated from 48 bytes of OS entropy. */
 se_status tls_host_rng(se_hmac_drbg_ctx *rng);
+/* Mixes 32 fresh bytes of OS entropy into it (before each connection's keys; it also keeps the
+ * reseed counter far from its limit); an error when the OS gave none. */
+se_status tls_host_reseed(se_hmac_drbg_ctx *rng);
 /* Monotonic milliseconds (se_tls_io.now_ms; ctx unused). */
 uint32_t tls_host_now_ms(void *ctx);
 /* Unix seconds (se_tls_config.now). */
