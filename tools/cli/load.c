@@ -29,13 +29,14 @@ static void usage(FILE *f)
                "  --readings M         readings sent on each connection (default 10)\n"
                "  --resume             a client's later connections in cached-certificate mode\n"
                "  --name NAME          check the server's certificate name\n"
-               "  --prefix TEXT        the readings' first word (default \"load\")\n"
+               "  --prefix TEXT        the readings' first word (default \"load\", at most 64 characters)\n"
                "  --json FILE          the report, also written here\n"
                "  (--timeout SEC is the whole run's deadline; default 30)\n"
                "%s", tls_host_opts_help);
 }
 
 #define CLOSE_WAIT_S 0.5
+#define MAX_PREFIX 64 /* a reading's line, "<prefix> client=<k> conn=<c> seq=<i>", fits in 160 bytes */
 
 /* One client: its socket, connection, configuration (a cache of its own) and progress. */
 typedef struct {
@@ -225,6 +226,10 @@ int cli_load_main(int argc, char **argv)
         } else if (strcmp(a, "--name") == 0) {
             name = v;
         } else if (strcmp(a, "--prefix") == 0) {
+            if (strlen(v) > MAX_PREFIX) {
+                fprintf(stderr, "se load: --prefix: at most %d characters\n", MAX_PREFIX);
+                return 2;
+            }
             r.prefix = v;
         } else if (strcmp(a, "--json") == 0) {
             json_path = v;
