@@ -46,13 +46,15 @@ RV_ARCHES := rv32i rv32im rv32imc
 RV_CFLAGS_rv32imc := -Os -msave-restore -DSE_SHA256_NO_SOFTWARE -DSE_AEAD_NO_SOFTWARE -DSE_DRV_DMA_ONLY
 # The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, a DTLS
 # client with the AEAD suites only (the node is never a server, never on TCP, and its engine does
-# CCM and GCM whole), without DTLS connection IDs (the engine seals ordinary records whole: RFC
-# 9146's tls12_cid record would need its SEAL/OPEN to take that header) and without the key log
-# (se_tls_io.keylog, a host debugging aid). The cross-built sw/proto and every firmware app see the
-# same flags (they fix se_tls's layout).
+# CCM and GCM whole), and without the key log (se_tls_io.keylog, a host debugging aid). DTLS
+# connection IDs (RFC 9146, sw/proto/tls_cid.c) are in, except in the size build: rv32imc leaves
+# them out (NODE_TLS_FLAGS_rv32imc, -2.2 KiB), because its engine's SEAL/OPEN builds ordinary
+# records whole and a tls12_cid record is made of AEAD messages instead (the backends' aead_seal
+# and aead_open). The cross-built sw/proto and sw/backend and every firmware app see the same
+# flags (they fix se_tls's layout and which entry points se_backend_*_tls has).
 NODE_TLS_FLAGS := -DSE_TLS_MAX_RECORD=1024 -DSE_TLS_MAX_HANDSHAKE=2048 -DSE_TLS_MAX_FLIGHT=1536 \
-                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC -DSE_TLS_NO_CID \
-                  -DSE_TLS_NO_KEYLOG
+                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC -DSE_TLS_NO_KEYLOG
+NODE_TLS_FLAGS_rv32imc := -DSE_TLS_NO_CID
 
 .PHONY: help setup regs engine lib cli cross sizes ct node test demo bench synth lint clean
 
@@ -188,7 +190,8 @@ cli: $(BUILD)/host/se
 # ---- cross builds -------------------------------------------------------------
 # $(BUILD)/<arch>/cflags.txt holds the arch's compiler flags and changes only when they do: every
 # object of that arch (libraries and firmware) depends on it, so a change of flags rebuilds them.
-rv_flags = $(RV_CC) $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS)
+rv_flags = $(RV_CC) $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) \
+           $(NODE_TLS_FLAGS_$(1))
 .PHONY: FORCE
 FORCE:
 define RV_RULES
@@ -214,7 +217,8 @@ $(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.
 
 $(BUILD)/$(1)/backend/%.o: sw/backend/%.c $(BUILD)/$(1)/cflags.txt $(BACKEND_HDR) $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) -c $$< -o $$@
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) $(NODE_TLS_FLAGS) \
+	    $(NODE_TLS_FLAGS_$(1)) -c $$< -o $$@
 
 $(BUILD)/$(1)/libsebackend.a: $(patsubst sw/backend/%.c,$(BUILD)/$(1)/backend/%.o,$(BACKEND_SRC))
 	@rm -f $$@
@@ -222,7 +226,8 @@ $(BUILD)/$(1)/libsebackend.a: $(patsubst sw/backend/%.c,$(BUILD)/$(1)/backend/%.
 
 $(BUILD)/$(1)/proto/%.o: sw/proto/%.c $(BUILD)/$(1)/cflags.txt $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) $(REG_H)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) -c $$< -o $$@
+	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) \
+	    $(NODE_TLS_FLAGS_$(1)) -c $$< -o $$@
 
 $(BUILD)/$(1)/libseproto.a: $(patsubst sw/proto/%.c,$(BUILD)/$(1)/proto/%.o,$(PROTO_SRC))
 	@rm -f $$@

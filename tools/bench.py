@@ -317,9 +317,10 @@ HS_RECORD, HS_RECORDS = 1024, 8  # app_data: 8 records of 1 KiB
 HS_GOALS = {"full_hw": 1_500_000, "speedup": 100, "cached": 1.5, "text": 24 * 1024, "ram": 12 * 1024}
 
 
-def _run_sensor(config, pki):
+def _run_sensor(config, pki, cid=False):
     """One sensor run on config: a full then a cached DTLS handshake (CCM_8, P-256) with the
-    collector on loopback, then HS_RECORDS records of HS_RECORD bytes. DTLS timers: the collector
+    collector on loopback, then HS_RECORDS records of HS_RECORD bytes; cid: with a DTLS connection
+    ID (RFC 9146: the node's records are tls12_cid records, made of AEAD messages, not SEAL). DTLS timers: the collector
     (wall clock) does not resend within an hour: a software node computes for up to half an hour of
     wall time per flight (sw-rv32i: one P-256 verification is ~2.9 G cycles), and resent flights
     would fill its 4 KiB NIC buffer and push out the one it needs. The node's timer (simulated time,
@@ -329,8 +330,8 @@ def _run_sensor(config, pki):
     import tempfile
     with tempfile.TemporaryDirectory(prefix=f"hs-{config}-") as tmp:
         data = provision.blob(pki / "ca.pem", pki / "node-1.pem", pki / "node-1.key", readings=HS_RECORDS,
-                              handshakes=2, record_size=HS_RECORD, retransmit_ms=60000)
-        rep = ROOT / "build" / "reports" / f"sensor-{config}.json"
+                              handshakes=2, record_size=HS_RECORD, retransmit_ms=60000, cid=cid)
+        rep = ROOT / "build" / "reports" / f"sensor-{config}{'-cid' if cid else ''}.json"
         with provision.Collector(pki, pathlib.Path(tmp) / "bench.db", exit_after=HS_RECORDS,
                                  retransmit_ms=3_600_000, max_retransmits=100, idle_timeout=86400) as col:
             r = provision.run_node(config, data, f"udp-connect:127.0.0.1:{col.port}", 12 * 3600, report=rep,
@@ -338,7 +339,10 @@ def _run_sensor(config, pki):
             if r.returncode != 0:
                 sys.exit(f"bench: sensor on {config} failed ({r.returncode}): {r.stdout[-800:]} {r.stderr[-800:]}")
             col.wait(60)
-    return config, r
+    return config, cid, r
+
+
+HS_CID_CONFIG = "sw+hw-rv32im"  # also measured with a connection ID (rv32imc's build has none)
 
 
 def handshake_results():
@@ -348,17 +352,31 @@ def handshake_results():
     (comma-separated) measures fewer; the others are "not measured"."""
     configs = tuple(os.environ["SE_HS_CONFIGS"].split(",")) if os.environ.get("SE_HS_CONFIGS") else HS_CONFIGS
     pki = ROOT / "build" / "reports" / "hs-pki"
+    pki.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([str(ROOT / "build" / "host" / "se"), "certs", "--out", str(pki), "--server-name", "localhost",
                     "--clients", "node-1"], check=True, capture_output=True)
     sys.path.insert(0, str(ROOT / "tools"))
     import provision
     from concurrent.futures import ThreadPoolExecutor
+    jobs = [(c, False) for c in configs] + [(c, True) for c in configs if c == HS_CID_CONFIG]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(lambda c: _run_sensor(c, pki), configs))
+        runs = list(pool.map(lambda j: _run_sensor(j[0], pki, j[1]), jobs))
     res = []
-    for config, r in runs:
+    for config, cid, r in runs:
         full, cached = provision.handshakes(r.report)
         lines = {k: l for l in r.lines for k in l}
+        if cid:  # the connection-ID run: its full handshake and its application data alone
+            ad = provision.phase(r.report, "app_data")
+            work = ad["cycles"] - ad["idle_cycles"]
+            res.append(dict(op="handshake_full_cid", curve="secp256r1", where="node", config=config,
+                            transport="dtls", suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", cid=1,
+                            cycles=full["work_cycles"], cpu_active_cycles=full["cpu_active_cycles"]))
+            res.append(dict(op="app_data_cid", curve=None, where="node", config=config, transport="dtls",
+                            suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", cid=1, record_bytes=HS_RECORD,
+                            records=HS_RECORDS, msg_bytes=lines["app_data"]["app_data"], cycles=work,
+                            cycles_per_byte=round(work / lines["app_data"]["app_data"], 1),
+                            cpu_active_cycles=ad["cpu_active_cycles"], engine_busy_cycles=ad["engine_busy_cycles"]))
+            continue
         for op, h, is_cached in (("handshake_full", full, 0), ("handshake_cached", cached, 1)):
             res.append(dict(op=op, curve="secp256r1", where="node", config=config, transport="dtls",
                             suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", role="client", cycles=h["work_cycles"],
@@ -421,6 +439,13 @@ def handshake_md(results):
             cell(get(op, c)["engine_busy_cycles"]["pk"] if get(op, c) else None) for c in HS_CONFIGS) + " |")
     lines.append(f"| app_data, cycles/byte ({HS_RECORDS} x {HS_RECORD} B records) | " + " | ".join(
         "not measured" if not get("app_data", c) else str(get("app_data", c)["cycles_per_byte"]) for c in HS_CONFIGS) + " |")
+    cid_hs, cid_ad = get("handshake_full_cid", HS_CID_CONFIG), get("app_data_cid", HS_CID_CONFIG)
+    if cid_hs and cid_ad:
+        lines.append("| with a connection ID (RFC 9146): full handshake | " + " | ".join(
+            f"{cid_hs['cycles']:,}" if c == HS_CID_CONFIG else "-" for c in HS_CONFIGS) + " |")
+        lines.append("| with a connection ID: app_data, cycles/byte (tls12_cid records: AEAD messages, not SEAL) | "
+                     + " | ".join(str(cid_ad["cycles_per_byte"]) if c == HS_CID_CONFIG else "-"
+                                  for c in HS_CONFIGS) + " |")
     lines.append("| curve setup (boot) | " + " | ".join(
         cell(get("curve_setup", c)["cycles"] if get("curve_setup", c) else None) for c in HS_CONFIGS) + " |")
     lines += ["", "| firmware (sensor) | .text | .data | .bss | peak stack | RAM (data+bss+stack) |",

@@ -25,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 MAGIC = b"SNP1"
 PROV_MAX = 1024  # SENSOR_PROV_MAX
 TAG = dict(ca=1, cert=2, key=3, server_name=4, now=5, readings=6, suite=7, handshakes=8, mtu=9,
-           record_size=10, retransmit_ms=11)
+           record_size=10, retransmit_ms=11, cid=12)
 SUITES = {"ccm8": 0xC0AE, "gcm": 0xC02B, "cbc": 0xC023}
 # The handshake's phases as the stack names them (se/tls.h, the phase hook), in order.
 HANDSHAKE_PHASES = ("hello", "cert_verify", "key_exchange", "finished")
@@ -57,10 +57,11 @@ def fnv1a(data):
 
 
 def blob(ca, cert, key, server_name="localhost", now=None, readings=1, suite="ccm8", handshakes=1,
-         mtu=0, record_size=0, retransmit_ms=0):
+         mtu=0, record_size=0, retransmit_ms=0, cid=False):
     """The provisioning blob. ca, cert, key: PEM file paths; suite: "ccm8", "gcm", "cbc" or a
     number (the node's protocol build has no CBC: it refuses "cbc" with not_supported); now: Unix
-    seconds (default: the host's clock); server_name None/"": no name check."""
+    seconds (default: the host's clock); server_name None/"": no name check; cid: offer a DTLS
+    connection ID (RFC 9146; rv32imc firmware has none and refuses it with not_supported)."""
     suite = SUITES[suite] if isinstance(suite, str) else int(suite)
     fields = [(TAG["ca"], _pem_cert_der(ca)), (TAG["cert"], _pem_cert_der(cert)),
               (TAG["key"], _pem_key_raw(key)),
@@ -69,6 +70,8 @@ def blob(ca, cert, key, server_name="localhost", now=None, readings=1, suite="cc
               (TAG["handshakes"], struct.pack("<B", handshakes)), (TAG["mtu"], struct.pack("<H", mtu)),
               (TAG["record_size"], struct.pack("<H", record_size)),
               (TAG["retransmit_ms"], struct.pack("<I", retransmit_ms))]
+    if cid:
+        fields.append((TAG["cid"], b"\x01"))
     if server_name:
         fields.append((TAG["server_name"], server_name.encode()))
     body = b"".join(struct.pack("<BH", t, len(v)) + v for t, v in fields)
@@ -299,6 +302,7 @@ def _args(argv):
     ap.add_argument("--mtu", type=int, default=0)
     ap.add_argument("--record-size", type=int, default=0)
     ap.add_argument("--retransmit-ms", type=int, default=0)
+    ap.add_argument("--cid", action="store_true", help="offer a DTLS connection ID (RFC 9146)")
     ap.add_argument("--out", help="blob: file to write")
     ap.add_argument("--config", default="sw+hw-rv32im", help="run: firmware config")
     ap.add_argument("--nic", help="run: the simulator's --nic MODE")
@@ -313,7 +317,7 @@ def _args(argv):
 def main(argv=None):
     a = _args(argv)
     data = blob(a.ca, a.cert, a.key, a.server_name, a.now, a.readings, a.suite, a.handshakes, a.mtu,
-                a.record_size, a.retransmit_ms)
+                a.record_size, a.retransmit_ms, a.cid)
     if a.what == "blob":
         pathlib.Path(a.out).write_bytes(data) if a.out else sys.stdout.buffer.write(data)
         return 0

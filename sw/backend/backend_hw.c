@@ -78,6 +78,10 @@ const se_backend se_backend_hw_tls = {
     .hmac_sha256 = se_drv_hmac_sha256,
     .aead_key = se_drv_aead_key,
     .aead_wipe = se_drv_aead_wipe,
+#ifndef SE_TLS_NO_CID /* (the node's protocol flags, NODE_TLS_FLAGS: tls12_cid records are AEAD messages) */
+    .aead_seal = se_drv_aead_seal,
+    .aead_open = se_drv_aead_open,
+#endif
     .record_seal = hw_record_seal,
     .record_open = hw_record_open,
 };

@@ -19,7 +19,7 @@ fw_arch = $(lastword $(subst -, ,$(1)))
 fw_hw   = $(if $(findstring +hw-,$(1)),1,0)
 # -MMD: header dependencies (generated ones included) come from the compiler.
 fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) $(RV_DRV_FLAGS) -Isw/node/include \
-            $(PROTO_FLAGS) $(NODE_TLS_FLAGS) \
+            $(PROTO_FLAGS) $(NODE_TLS_FLAGS) $(NODE_TLS_FLAGS_$(call fw_arch,$(1))) \
             -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP
 # Own start.S and link.ld instead of picolibc's crt0 and picolibc.ld; integer-only printf (no
 # floating point, no %ll) keeps the ROM small. The defsym picks it directly: the specs' switch

@@ -169,6 +169,14 @@ static void peer_phase(void *ctx, const char *name)
     p->srv->io->phase(p->srv->io->ctx, p, name);
 }
 
+#ifndef SE_TLS_NO_KEYLOG
+static void peer_keylog(void *ctx, const uint8_t client_random[32], const uint8_t master[48])
+{
+    se_dtls_peer *p = ctx;
+    p->srv->io->keylog(p->srv->io->ctx, client_random, master);
+}
+#endif
+
 /* The slot's last event, then it is free: its counters join the totals, its keys are wiped. */
 static void release(se_dtls_peer *p, se_dtls_event ev)
 {
@@ -226,6 +234,9 @@ static se_dtls_kind start(se_dtls_server *s, se_dtls_peer *p, const uint8_t *pee
     p->last_ms = now_ms(s);
     p->io = (se_tls_io){.send = peer_send, .now_ms = peer_now, .on_data = peer_data,
                         .phase = s->io->phase != NULL ? peer_phase : NULL, .ctx = p};
+#ifndef SE_TLS_NO_KEYLOG
+    p->io.keylog = s->io->keylog != NULL ? peer_keylog : NULL;
+#endif
     event(p, SE_DTLS_OPEN);
     *why = se_tls_init(&p->tls, s->tls, &p->io);
     if (*why != SE_OK) {

@@ -13,8 +13,9 @@
  *            || length of DTLSInnerPlaintext (2)                                    (RFC 9146 5)
  *
  * The AEAD runs through the crypto API's aead_seal/aead_open (se_tls_init refuses the option on a
- * backend without them); the nonce is the suite's, salt || the explicit part. Built out with
- * -DSE_TLS_NO_CID (the node: its engine seals ordinary records whole). */
+ * backend without them: on the engine, one DMA AEAD message each, not the SEAL/OPEN record commands,
+ * which build ordinary headers); the nonce is the suite's, salt || the explicit part. Built out with
+ * -DSE_TLS_NO_CID (the node's size build, rv32imc: the Makefile's NODE_TLS_FLAGS_rv32imc). */
 #include "tls_internal.h"
 
 #ifndef SE_TLS_NO_CID

@@ -40,7 +40,7 @@ static void fz_event(void *ctx, se_dtls_peer *p, se_dtls_event ev)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const se_dtls_server_io io = {fz_send_to, fz_now_ms, fz_event, NULL, NULL, &end};
+    static const se_dtls_server_io io = {fz_send_to, fz_now_ms, fz_event, NULL, NULL, &end, NULL};
     se_dtls_server_config sc = {.tls = &end.cfg, .cookie_key = fz_cookie_key(), .idle_ms = FZ_DTLS_IDLE_MS};
     const uint8_t *p;
     size_t left;

@@ -79,7 +79,7 @@ static void save(const char *dir, const char *name, const uint8_t *b, size_t n)
 
 static int run(const char *corpus, se_tls_transport tr, uint8_t v)
 {
-    static const se_dtls_server_io dio = {on_send_to, fz_now_ms, on_event, NULL, NULL, &srv_end};
+    static const se_dtls_server_io dio = {on_send_to, fz_now_ms, on_event, NULL, NULL, &srv_end, NULL};
     se_dtls_server_config dcfg = {.tls = &srv_end.cfg, .cookie_key = fz_cookie_key(), .idle_ms = FZ_DTLS_IDLE_MS};
     const char *peer = fz_dtls_peer(0);
     int dtls = tr == SE_TLS_DATAGRAM, server_up = !dtls;
@@ -207,7 +207,7 @@ static void peers_pump(unsigned i)
 
 static int run_peers(const char *corpus)
 {
-    static const se_dtls_server_io dio = {peers_send_to, fz_now_ms, on_event, NULL, NULL, &srv_end};
+    static const se_dtls_server_io dio = {peers_send_to, fz_now_ms, on_event, NULL, NULL, &srv_end, NULL};
     se_dtls_server_config dcfg = {.tls = &srv_end.cfg, .cookie_key = fz_cookie_key(), .idle_ms = FZ_DTLS_IDLE_MS};
     se_dtls_server_stats n;
     char dir[400];

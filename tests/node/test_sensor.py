@@ -13,8 +13,10 @@ firmware with compressed instructions, the smallest), provisioned over its UART
 Each run is a few million simulated cycles (tens of seconds of wall time). The sw configurations
 take a billion cycles or more per handshake (minutes even on the node without the engine) and are
 run by `make bench`, not here."""
+import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -206,3 +208,81 @@ def test_tampered_record_is_dropped(ready, pki, tmp_path):
     # handshake completed on a later copy of it: the node took nothing of the tampered one.
     fin = [rec for rec in relay.seen if rec[0] == 22 and rec[3:5] == b"\x00\x01"]
     assert relay.seen[0] == fin[0] and len(fin) >= 2, relay.seen
+
+
+@pytest.mark.parametrize("config", [CONFIG])
+def test_cid_keeps_a_rebinding_node(ready, pki, tmp_path):
+    """DTLS Connection ID (RFC 9146) on the node: provisioned with cid, the sensor offers an empty
+    CID and its records to the collector become tls12_cid records under the CID the collector
+    assigned. A relay changes the node's source port after its third protected datagram (a NAT
+    rebinding): the collector finds the connection by its CID, moves it, and stores every reading
+    under the one session, with no second handshake. The datagrams are read with test_cid's parser
+    (RFC 9146 and RFC 6347), and each of the node's records is decrypted by `cryptography` under
+    RFC 9146's additional data, with the master secret from the collector's $SSLKEYLOGFILE."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+    from proto.test_cid import APP, CID_EXT, HANDSHAKE, TLS12_CID, RebindRelay, cid_aad, hello, prf, records
+
+    n, keylog, stats = 6, tmp_path / "keys.log", tmp_path / "stats.json"
+    os.environ["SSLKEYLOGFILE"] = str(keylog)  # (the collector inherits it at start)
+    try:
+        col = provision.Collector(pki.dir, tmp_path / "readings.db", exit_after=n, stats=stats, se=ready).start()
+    finally:
+        del os.environ["SSLKEYLOGFILE"]
+    relay = RebindRelay(col.port, rebind_after=3)
+    try:
+        r = provision.run_node(CONFIG, blob(pki, readings=n, cid=True), f"udp-connect:127.0.0.1:{relay.port}",
+                               TIMEOUT)
+        assert r.returncode == 0, (r, col.output())
+        assert col.wait(60) == 0, col.output()
+        rows = col.rows()
+    finally:
+        relay.close()
+        col.stop()
+    assert relay.rebinds == 1
+    assert rows == [("node-1", p) for p in readings(n)], rows
+    st = json.loads(stats.read_text())
+    assert st["connections"] == 1 and st["moved"] == 1 and st["dropped_unknown_peer"] == 0, st
+    con = sqlite3.connect(tmp_path / "readings.db")
+    try:
+        assert len({s for (s,) in con.execute("SELECT session FROM readings")}) == 1
+    finally:
+        con.close()
+
+    hellos = {}
+    for direction, d in relay.log:
+        for ctype, epoch, _, _, body in records(d, 8 if direction == "up" else 0):
+            if ctype == HANDSHAKE and epoch == 0 and body[0] in (1, 2):
+                t, random, exts = hello(body)
+                hellos[t] = (random, exts)
+    (client_random, ch_ext), (server_random, sh_ext) = hellos[1], hellos[2]
+    assert ch_ext[CID_EXT] == b"\x00"  # the node's own CID is empty
+    server_cid = sh_ext[CID_EXT][1:]
+    assert sh_ext[CID_EXT][0] == len(server_cid) == 8
+    line = keylog.read_text().split()
+    assert line[0] == "CLIENT_RANDOM" and bytes.fromhex(line[1]) == client_random
+    kb = prf(bytes.fromhex(line[2]), b"key expansion", server_random + client_random, 2 * 16 + 2 * 4)
+    ccm = AESCCM(kb[:16], tag_length=8)  # the node's default suite: CCM_8, its write key and salt
+    inner_types, app = [], []
+    for direction, d in relay.log:
+        for ctype, epoch, seq, cid, body in records(d, 8 if direction == "up" else 0):
+            if epoch == 0 or direction == "down":
+                continue
+            assert ctype == TLS12_CID and cid == server_cid and epoch == 1
+            explicit, ct = body[:8], body[8:]
+            inner = ccm.decrypt(kb[32:36] + explicit, ct, cid_aad(epoch, seq, cid, len(ct) - 8))
+            content = inner.rstrip(b"\x00")
+            inner_types.append(content[-1])
+            if content[-1] == APP:
+                app.append(content[:-1])
+    assert inner_types[0] == HANDSHAKE, inner_types  # the Finished
+    assert app == readings(n)
+
+
+def test_cid_refused_by_the_size_build(node, pki):
+    """sw+hw-rv32imc is built without connection IDs (the Makefile's NODE_TLS_FLAGS_rv32imc): a node
+    provisioned for one stops before sending anything, naming the reason."""
+    node.require("sw+hw-rv32imc", "sensor")
+    r = provision.run_node("sw+hw-rv32imc", blob(pki, cid=True),
+                           f"udp-connect:127.0.0.1:{provision.free_udp_port()}", TIMEOUT)
+    assert r.returncode == 1 and r.report["exit_code"] == 3, r
+    assert r.lines == [{"error": "not_supported", "where": "dtls set-up", "stack_peak": r.lines[0]["stack_peak"]}], r.lines

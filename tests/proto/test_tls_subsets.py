@@ -1,5 +1,6 @@
 """The protocol's build-time subsets for a small node (se/tls.h: -DSE_TLS_NO_SERVER,
--DSE_TLS_NO_STREAM, -DSE_TLS_NO_CBC, -DSE_TLS_NO_CID, -DSE_TLS_NO_KEYLOG, the node's NODE_TLS_FLAGS): sw/proto is compiled for the host
+-DSE_TLS_NO_STREAM, -DSE_TLS_NO_CBC, -DSE_TLS_NO_KEYLOG, the node's NODE_TLS_FLAGS, and -DSE_TLS_NO_CID,
+rv32imc's NODE_TLS_FLAGS_rv32imc): sw/proto is compiled for the host
 with those flags and tests/proto/c/subset_check.c, linked with the host's crypto library and
 drivers. What was left out is refused by se_tls_init with not_supported, an unknown suite stays
 bad_input, and a client with the default suite list offers CCM_8 and GCM only (the ClientHello is
@@ -22,7 +23,7 @@ def out(tmp_path_factory):
             pytest.fail(f"{lib.relative_to(ROOT)} is not built (run `make cli`)")
     exe = tmp_path_factory.mktemp("subset") / "subset_check"
     makefile = (ROOT / "Makefile").read_text()
-    assert all(f in makefile for f in FLAGS), "the node's NODE_TLS_FLAGS no longer set these subsets"
+    assert all(f in makefile for f in FLAGS), "the node's NODE_TLS_FLAGS(_rv32imc) no longer set these subsets"
     srcs = sorted(str(p) for p in (ROOT / "sw" / "proto").glob("*.c"))
     subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-D_DEFAULT_SOURCE", *FLAGS,
                     "-I", str(ROOT / "sw/crypto/include"), "-I", str(ROOT / "sw/drivers/include"),

@@ -666,7 +666,7 @@ static long number(const char *flag, const char *v, long lo, long hi)
 int cli_collector_main(int argc, char **argv)
 {
     static collector c; /* zeroed; lives as long as the program */
-    static const se_dtls_server_io io = {send_dgram, tls_host_now_ms, on_event, on_record, NULL, &c};
+    static se_dtls_server_io io = {send_dgram, tls_host_now_ms, on_event, on_record, NULL, &c, NULL};
     uint8_t cookie_key[32];
     const char *listen = NULL, *db = NULL, *stats = NULL;
     long max_peers = 16, idle = 300, exit_after = 0, workers = 1;
@@ -732,6 +732,7 @@ int cli_collector_main(int argc, char **argv)
     tls_host_config(&c.cfg, &o, &c.id, SE_TLS_SERVER, &c.p256, &c.rng);
     c.cfg.client_auth = SE_TLS_CLIENT_CERT_REQUIRED;
     c.cfg.cid = 1; /* nodes that ask get a connection ID: found by it when their address changes */
+    io.keylog = tls_host_keylog(); /* $SSLKEYLOGFILE, as the other host programs */
 
     /* Every slot, once. */
     c.peers = calloc((size_t)max_peers, sizeof *c.peers);

@@ -12,6 +12,7 @@
 #include "tls_host.h"
 
 #define MAX_MESSAGES 64
+#define CLOSE_WAIT_MS 500 /* for the server's close_notify, as `se load` */
 
 static void usage(FILE *f)
 {
@@ -232,8 +233,11 @@ int cli_client_main(int argc, char **argv)
             }
             free(line);
         }
-        if (rc == 0)
+        if (rc == 0) {
             se_tls_close(t);
+            if (!o.tls) /* the server's close_notify, so it does not meet a closed port */
+                tls_host_close_wait(c.sock.fd, CLOSE_WAIT_MS);
+        }
         if (o.verbose) {
             const se_tls_stats *s = se_tls_get_stats(t);
             fprintf(stderr, "stats: records_in=%u records_out=%u dropped_bad_mac=%u dropped_replay=%u "

@@ -465,6 +465,15 @@ se_status tls_host_pump(se_tls *t, int fd, uint32_t deadline_ms, int (*done)(se_
     }
 }
 
+void tls_host_close_wait(int fd, int ms)
+{
+    uint8_t buf[64];
+    struct pollfd p = {fd, POLLIN, 0};
+
+    if (poll(&p, 1, ms) > 0)
+        (void)recv(fd, buf, sizeof buf, MSG_TRUNC);
+}
+
 void tls_host_print_error(const char *prog, const se_tls *t, se_status st)
 {
     int alert = se_tls_peer_alert(t) >= 0 ? se_tls_peer_alert(t) : se_tls_sent_alert(t);

@@ -129,6 +129,10 @@ se_status tls_host_pump(se_tls *t, int fd, uint32_t deadline_ms, int (*done)(se_
  * "CLIENT_RANDOM <client random> <master secret>" (hex) to that file (NSS's key log format). */
 void (*tls_host_keylog(void))(void *ctx, const uint8_t client_random[32], const uint8_t master[48]);
 
+/* After our close_notify over DTLS (connected UDP socket fd): waits up to ms milliseconds for the
+ * server's answer (RFC 5246 7.2.1: it answers with its own), and takes whatever datagram comes. */
+void tls_host_close_wait(int fd, int ms);
+
 /* "se <prog>: <status name> (alert <name>)" for a failed connection, to stderr. */
 void tls_host_print_error(const char *prog, const se_tls *t, se_status st);
 

@@ -212,7 +212,7 @@ static int serve_dtls(int fd, se_tls_config *cfg, srv_ctx *c, double timeout, in
     se_dtls_peer *slot = malloc(sizeof *slot);
     se_dtls_server srv;
     uint8_t cookie_key[32];
-    se_dtls_server_io io = {dtls_send, tls_host_now_ms, dtls_event, dtls_data, dtls_phase, c};
+    se_dtls_server_io io = {dtls_send, tls_host_now_ms, dtls_event, dtls_data, dtls_phase, c, tls_host_keylog()};
     se_dtls_server_config sc = {.tls = cfg, .cookie_key = cookie_key, .idle_ms = (uint32_t)(timeout * 1000)};
     int rc = 1;
 

@@ -93,6 +93,7 @@ const char *sensor_provision(sensor_prov *p, uint8_t *buf)
         case SENSOR_TAG_MTU: err = int_field(v, vlen, 2, &x), p->mtu = (uint16_t)x; break;
         case SENSOR_TAG_RECORD_SIZE: err = int_field(v, vlen, 2, &x), p->record_size = (uint16_t)x; break;
         case SENSOR_TAG_RETRANSMIT_MS: err = int_field(v, vlen, 4, &p->retransmit_ms); break;
+        case SENSOR_TAG_CID: err = int_field(v, vlen, 1, &x), p->cid = (uint8_t)x; break;
         default: return "unknown tag";
         }
         if (err)
@@ -102,5 +103,7 @@ const char *sensor_provision(sensor_prov *p, uint8_t *buf)
         return "missing field";
     if (p->handshakes < 1 || p->handshakes > 2)
         return "handshakes must be 1 or 2";
+    if (p->cid > 1)
+        return "cid must be 0 or 1";
     return NULL;
 }

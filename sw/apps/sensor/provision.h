@@ -35,6 +35,8 @@ enum {
     SENSOR_TAG_MTU = 9,         /* u16: DTLS datagram size (default 0 = the stack's 1200) */
     SENSOR_TAG_RECORD_SIZE = 10, /* u16: 0 = text readings (default); n = records of n bytes */
     SENSOR_TAG_RETRANSMIT_MS = 11, /* u32: initial DTLS retransmission timeout (default 0 = stack's) */
+    SENSOR_TAG_CID = 12,        /* u8: 1 = offer a DTLS connection ID (RFC 9146; default 0). A
+                                 * firmware built without them (rv32imc) stops with not_supported */
 };
 
 #define SENSOR_KEY_BYTES 32u
@@ -48,7 +50,7 @@ typedef struct {
     char server_name[SENSOR_NAME_MAX + 1]; /* "" = no name check */
     int64_t now;
     uint16_t readings, suite, mtu, record_size;
-    uint8_t handshakes;
+    uint8_t handshakes, cid;
     uint32_t retransmit_ms;
 } sensor_prov;
 

@@ -285,6 +285,12 @@ int main(void)
         .server_name = prov.server_name[0] ? prov.server_name : NULL,
         .now = prov.now, .cache = &cache, .mtu = prov.mtu, .retransmit_ms = prov.retransmit_ms,
     };
+#ifndef SE_TLS_NO_CID
+    cfg.cid = prov.cid;
+#else
+    if (prov.cid) /* a build without connection IDs (the Makefile's NODE_TLS_FLAGS_rv32imc) */
+        fail(EXIT_TLS, "dtls set-up", NULL, SE_ERR_NOT_SUPPORTED, 0);
+#endif
     se_tls_io io = {.send = io_send, .now_ms = io_now_ms, .on_data = io_data, .phase = io_phase};
 
     char l[200], *e;

@@ -85,7 +85,8 @@ extern const se_backend se_backend_sw; /* backend_sw.c */
 extern const se_backend se_backend_hw; /* backend_hw.c */
 /* The same less what the node's DTLS client (se/tls.h built with SE_TLS_NO_CBC) never calls:
  * aes_crypt (the CBC suite's), cbc_mac, ec_curve, x25519 and mod are NULL, and so are hw's
- * aead_seal and aead_open (records are record_seal/open's), and the hw probe asks the DMA and
+ * aead_seal and aead_open where the stack is built without connection IDs (SE_TLS_NO_CID: records
+ * are record_seal/open's; a tls12_cid record is made of AEAD messages), and the hw probe asks the DMA and
  * the AES, SHA and pk IPs only. Firmware that needs no more (the sensor node) links no more; its
  * curves come from se_ec_curve_builtin or se_ec_curve_engine. A stack with the CBC suite takes
  * the whole table. */

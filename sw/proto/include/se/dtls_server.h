@@ -144,6 +144,10 @@ typedef struct {
     /* The connections' phase boundaries (se_tls_io.phase; may be NULL). */
     void (*phase)(void *ctx, se_dtls_peer *p, const char *name);
     void *ctx;
+#ifndef SE_TLS_NO_KEYLOG
+    /* Every connection's se_tls_io.keylog (may be NULL; debugging only): its master secret. */
+    void (*keylog)(void *ctx, const uint8_t client_random[32], const uint8_t master[48]);
+#endif
 } se_dtls_server_io;
 
 typedef struct {
