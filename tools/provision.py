@@ -182,13 +182,14 @@ def free_udp_port():
 class Collector:
     """`se collector` on 127.0.0.1 in the background (start(), then stop() or use `with`): a fresh
     database db, the server identity of a PKI directory (ca.pem, server.pem, server.key). Long
-    DTLS timers by default: the simulated node is thousands of times slower than a real one."""
+    DTLS timers by default: the simulated node is thousands of times slower than a real one.
+    env: its environment (default: ours)."""
 
     def __init__(self, pki_dir, db, *, exit_after=None, retransmit_ms=30000, max_retransmits=None,
-                 idle_timeout=3600, stats=None, se=None):
+                 idle_timeout=3600, stats=None, se=None, env=None):
         d = pathlib.Path(pki_dir)
         self.port = free_udp_port()
-        self.db, self.stats = pathlib.Path(db), stats
+        self.db, self.stats, self.env = pathlib.Path(db), stats, env
         self.cmd = [str(se or ROOT / "build" / "host" / "se"), "collector", "--listen", f"127.0.0.1:{self.port}",
                     "--db", str(db), "--cert", str(d / "server.pem"), "--key", str(d / "server.key"),
                     "--ca", str(d / "ca.pem"), "--retransmit-ms", str(retransmit_ms),
@@ -204,7 +205,7 @@ class Collector:
 
     def start(self, timeout=20):
         """Starts it and waits for its "listening" line."""
-        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log, env=self.env)
         deadline = time.monotonic() + timeout
         while b"listening" not in self.output(raw=True):
             if self.proc.poll() is not None or time.monotonic() > deadline:

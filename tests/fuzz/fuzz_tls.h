@@ -56,7 +56,8 @@ static uint32_t fz_now_ms(void *ctx)
 }
 
 /* Variant byte v: suites (v % 4: default list, CCM_8, GCM, CBC), client authentication
- * ((v / 4) % 3: none, optional, required; the client has a certificate unless (v / 12) % 2). */
+ * ((v / 4) % 3: none, optional, required; the client has a certificate unless (v / 12) % 2), DTLS
+ * connection IDs (RFC 9146) when (v / 24) % 2, in a build that has them. */
 static inline se_status fz_setup(fz_end *e, se_tls_role role, se_tls_transport tr, uint8_t v,
                                  int (*send)(void *, const uint8_t *, size_t))
 {
@@ -92,6 +93,9 @@ static inline se_status fz_setup(fz_end *e, se_tls_role role, se_tls_transport t
     c->n_anchors = 1;
     c->now = FZ_NOW;
     c->mtu = 1200;
+#ifndef SE_TLS_NO_CID
+    c->cid = (uint8_t)((v / 24) % 2 == 1 && tr == SE_TLS_DATAGRAM);
+#endif
     if (role == SE_TLS_SERVER) {
         e->chain[0] = fz_server;
         e->chain_len[0] = sizeof fz_server;

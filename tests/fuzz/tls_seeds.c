@@ -243,7 +243,7 @@ static int run_peers(const char *corpus)
 
 int main(int argc, char **argv)
 {
-    static const uint8_t variants[] = {0, 1, 2, 3, 4, 8, 16, 20};
+    static const uint8_t variants[] = {0, 1, 2, 3, 4, 8, 16, 20, 24, 25, 26}; /* 24..26: DTLS with CIDs */
     if (argc != 2) {
         fprintf(stderr, "usage: tls_seeds CORPUS_DIR\n");
         return 2;

@@ -8,7 +8,9 @@ firmware with compressed instructions, the smallest), provisioned over its UART
   - a server its trust anchor does not vouch for: the node stops with cert_unknown_ca (or
     cert_bad_signature for an anchor of the same name but another key);
   - a relay that tampers with the collector's first protected record (its Finished): the node's
-    OPEN fails the tag, the record is dropped and counted, and the retransmitted one completes.
+    OPEN fails the tag, the record is dropped and counted, and the retransmitted one completes;
+  - a relay that changes the node's port mid-stream, with a DTLS connection ID (RFC 9146): the
+    collector keeps the connection; the rv32imc build, which has none, refuses the option.
 
 Each run is a few million simulated cycles (tens of seconds of wall time). The sw configurations
 take a billion cycles or more per handshake (minutes even on the node without the engine) and are
@@ -218,33 +220,33 @@ def test_cid_keeps_a_rebinding_node(ready, pki, tmp_path):
     rebinding): the collector finds the connection by its CID, moves it, and stores every reading
     under the one session, with no second handshake. The datagrams are read with test_cid's parser
     (RFC 9146 and RFC 6347), and each of the node's records is decrypted by `cryptography` under
-    RFC 9146's additional data, with the master secret from the collector's $SSLKEYLOGFILE."""
+    RFC 9146's additional data and the nonce its sequence number makes, with the master secret
+    from the collector's $SSLKEYLOGFILE."""
     from cryptography.hazmat.primitives.ciphers.aead import AESCCM
     from proto.test_cid import APP, CID_EXT, HANDSHAKE, TLS12_CID, RebindRelay, cid_aad, hello, prf, records
 
-    n, keylog, stats = 6, tmp_path / "keys.log", tmp_path / "stats.json"
-    os.environ["SSLKEYLOGFILE"] = str(keylog)  # (the collector inherits it at start)
-    try:
-        col = provision.Collector(pki.dir, tmp_path / "readings.db", exit_after=n, stats=stats, se=ready).start()
-    finally:
-        del os.environ["SSLKEYLOGFILE"]
-    relay = RebindRelay(col.port, rebind_after=3)
-    try:
-        r = provision.run_node(CONFIG, blob(pki, readings=n, cid=True), f"udp-connect:127.0.0.1:{relay.port}",
-                               TIMEOUT)
-        assert r.returncode == 0, (r, col.output())
-        assert col.wait(60) == 0, col.output()
-        rows = col.rows()
-    finally:
-        relay.close()
-        col.stop()
+    n, keylog, stats, db = 6, tmp_path / "keys.log", tmp_path / "stats.json", tmp_path / "readings.db"
+    col = provision.Collector(pki.dir, db, exit_after=n, stats=stats, se=ready,
+                              env=dict(os.environ, SSLKEYLOGFILE=str(keylog)))
+    with col:
+        relay = RebindRelay(col.port, rebind_after=3)
+        try:
+            r = provision.run_node(CONFIG, blob(pki, readings=n, cid=True), f"udp-connect:127.0.0.1:{relay.port}",
+                                   TIMEOUT)
+            assert r.returncode == 0, (r, col.output())
+            assert col.wait(60) == 0, col.output()
+            rows = col.rows()
+        finally:
+            relay.close()
     assert relay.rebinds == 1
     assert rows == [("node-1", p) for p in readings(n)], rows
     st = json.loads(stats.read_text())
     assert st["connections"] == 1 and st["moved"] == 1 and st["dropped_unknown_peer"] == 0, st
-    con = sqlite3.connect(tmp_path / "readings.db")
+    assert "moved to 127.0.0.1:" in col.output()
+    con = sqlite3.connect(db)
     try:
         assert len({s for (s,) in con.execute("SELECT session FROM readings")}) == 1
+        assert [k for (k,) in con.execute("SELECT kind FROM events")].count("moved") == 1
     finally:
         con.close()
 
@@ -265,16 +267,20 @@ def test_cid_keeps_a_rebinding_node(ready, pki, tmp_path):
     inner_types, app = [], []
     for direction, d in relay.log:
         for ctype, epoch, seq, cid, body in records(d, 8 if direction == "up" else 0):
-            if epoch == 0 or direction == "down":
+            if epoch == 0:
+                continue
+            if direction == "down":  # to the node: its CID is empty, so no tls12_cid
+                assert ctype != TLS12_CID
                 continue
             assert ctype == TLS12_CID and cid == server_cid and epoch == 1
             explicit, ct = body[:8], body[8:]
+            assert explicit == ((epoch << 48) | seq).to_bytes(8, "big")  # the nonce: its sequence number
             inner = ccm.decrypt(kb[32:36] + explicit, ct, cid_aad(epoch, seq, cid, len(ct) - 8))
             content = inner.rstrip(b"\x00")
             inner_types.append(content[-1])
             if content[-1] == APP:
                 app.append(content[:-1])
-    assert inner_types[0] == HANDSHAKE, inner_types  # the Finished
+    assert inner_types[0] == HANDSHAKE and inner_types[-1] == 21, inner_types  # Finished first, close_notify last
     assert app == readings(n)
 
 

@@ -733,6 +733,9 @@ int cli_collector_main(int argc, char **argv)
     c.cfg.client_auth = SE_TLS_CLIENT_CERT_REQUIRED;
     c.cfg.cid = 1; /* nodes that ask get a connection ID: found by it when their address changes */
     io.keylog = tls_host_keylog(); /* $SSLKEYLOGFILE, as the other host programs */
+    if (io.keylog != NULL)
+        fprintf(stderr, "se collector: SSLKEYLOGFILE is set: every connection's master secret goes to %s "
+                        "(debugging only)\n", getenv("SSLKEYLOGFILE"));
 
     /* Every slot, once. */
     c.peers = calloc((size_t)max_peers, sizeof *c.peers);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -191,9 +192,14 @@ int64_t tls_host_unix_time(void)
 static void keylog_line(void *ctx, const uint8_t client_random[32], const uint8_t master[48])
 {
     const char *path = getenv("SSLKEYLOGFILE");
-    /* Secrets: a new file is the owner's alone. */
-    int fd = path != NULL ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600) : -1;
-    FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+    /* Secrets: a new file is the owner's alone, and an existing one must be a regular file (not
+     * through a symbolic link) that nobody else may read; otherwise nothing is written. */
+    int fd = path != NULL ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600) : -1;
+    struct stat st;
+    FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+                      (st.st_mode & 077) == 0
+                  ? fdopen(fd, "a")
+                  : NULL;
     (void)ctx;
     if (f == NULL) {
         if (fd >= 0)
@@ -468,10 +474,17 @@ se_status tls_host_pump(se_tls *t, int fd, uint32_t deadline_ms, int (*done)(se_
 void tls_host_close_wait(int fd, int ms)
 {
     uint8_t buf[64];
-    struct pollfd p = {fd, POLLIN, 0};
+    uint32_t end = tls_host_now_ms(NULL) + (uint32_t)ms;
 
-    if (poll(&p, 1, ms) > 0)
-        (void)recv(fd, buf, sizeof buf, MSG_TRUNC);
+    for (;;) { /* until a datagram that starts with an alert record (type 21: its header is clear) */
+        int32_t left = (int32_t)(end - tls_host_now_ms(NULL));
+        struct pollfd p = {fd, POLLIN, 0};
+        if (left <= 0 || poll(&p, 1, left) <= 0)
+            return;
+        ssize_t n = recv(fd, buf, sizeof buf, MSG_TRUNC);
+        if (n > 0 && buf[0] == 21)
+            return;
+    }
 }
 
 void tls_host_print_error(const char *prog, const se_tls *t, se_status st)

@@ -130,7 +130,8 @@ se_status tls_host_pump(se_tls *t, int fd, uint32_t deadline_ms, int (*done)(se_
 void (*tls_host_keylog(void))(void *ctx, const uint8_t client_random[32], const uint8_t master[48]);
 
 /* After our close_notify over DTLS (connected UDP socket fd): waits up to ms milliseconds for the
- * server's answer (RFC 5246 7.2.1: it answers with its own), and takes whatever datagram comes. */
+ * server's answer (RFC 5246 7.2.1: it answers with its own), taking the datagrams before it (a
+ * late retransmission, data) unread. */
 void tls_host_close_wait(int fd, int ms);
 
 /* "se <prog>: <status name> (alert <name>)" for a failed connection, to stderr. */

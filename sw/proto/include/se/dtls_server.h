@@ -15,7 +15,7 @@
  *   se_dtls_peer peers[N];                       static, or allocated once by the caller
  *   se_dtls_server srv;
  *   se_dtls_server_config sc = {.tls = &cfg, .cookie_key = key32, .idle_ms = 300000};
- *   se_dtls_server_io io = {send_to, now_ms, on_event, on_data, NULL, ctx};
+ *   se_dtls_server_io io = {.send = send_to, .now_ms = now_ms, .event = on_event, .on_data = on_data, .ctx = ctx};
  *   se_dtls_server_init(&srv, &sc, &io, peers, N);
  *   for (;;) {
  *       wait for a datagram or se_dtls_server_timer(&srv) milliseconds;
