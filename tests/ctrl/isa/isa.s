@@ -1,0 +1,103 @@
+# Directed programs for the ctrl instruction set (index.toml). `flags R` keeps Z | C << 1 in R.
+.macro flags r
+    LDI \r, 0
+    J.nz f1\@
+    ORI \r, \r, 1
+f1\@:
+    J.nc f2\@
+    ORI \r, \r, 2
+f2\@:
+.endm
+
+.const ABC "abc"
+.const EMPTY ""
+
+.entry ALU
+    LDI r1, 0x3fff
+    SHL r1, r1, 2          # 0xfffc
+    ADDI r2, r1, 4         # 0x0000: Z, C (carry out)
+    flags r3
+    SUBI r4, r2, 1         # 0xffff: C (borrow)
+    flags r5
+    CMP r4, r1             # 0xffff against 0xfffc: neither
+    flags r6
+    CMPI r1, 0x3fff        # above
+    J.be fail
+    J.a alu_above
+    J fail
+alu_above:
+    CMP r1, r1             # equal: below or equal, not above
+    J.a fail
+    J.be alu_be
+    J fail
+alu_be:
+    AND r7, r1, r4         # 0xfffc
+    ANDI r8, r7, 3         # 0: Z (C kept from CMP: clear)
+    flags r9
+    OR r10, r8, r8         # 0: Z
+    ORI r11, r8, 0x2aaa    # (no flags)
+    SHL r12, r11, 20       # past 15: 0
+    SHL r13, r11, 1        # 0x5554
+    ADD r14, r13, r11      # 0x7ffe
+    MOV r15, r14
+    END
+fail:
+    ERR BAD_INPUT
+
+.entry CALLS
+    LDI r1, 0
+    CALL rec
+    END
+rec:                       # r1 + 1 levels deep so far; on until r2
+    ADDI r1, r1, 1
+    CMP r1, r2
+    J.z rec_done
+    CALL rec
+rec_done:
+    RET
+
+.entry RET_EMPTY
+    RET
+
+.entry MEM
+    LDB r3, r1, 1          # 'b'
+    STB r2, r3, 0          # dst[0] = 'b'
+    LDI r4, 3
+    ADDI r6, r2, 1
+    COPY r6, r1, r4        # dst[1..4) = "abc"
+    MEQ r6, r4, ABC
+    flags r7               # Z
+    LDI r8, 0
+    MEQ r6, r8, EMPTY      # zero bytes against an empty constant: equal
+    flags r9
+    MEQ r6, r8, ABC        # lengths differ
+    flags r10
+    MCMP r8, r1, r2        # zero bytes: equal
+    flags r11
+    MCMP r4, r1, r6        # "abc" against "abc"
+    flags r12
+    STB r6, r4, 2          # dst[3] = 3: "ab\x03"
+    MCMP r4, r1, r6        # "abc" against "ab\x03": above
+    flags r13
+    MCMP r4, r6, r1        # below
+    flags r14
+    LDB r15, r2, 3         # 3
+    END
+
+.entry OUTS
+    LDI r3, 4
+    OUT A, r1, r3
+    OUTN B, r1, r3
+    LDI r5, 0x1234
+    OUTR C, r5
+    LDI r3, 32
+    OUTN B, r1, r3
+    LDI r3, 33
+    OUTN A, r1, r3
+    END
+
+.entry OVERLAP
+    LDI r3, 4
+    ADDI r4, r1, 2
+    COPY r4, r1, r3
+    END

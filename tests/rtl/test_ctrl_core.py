@@ -1,0 +1,224 @@
+"""ctrl_core (rtl/ctrl) against its Python model (rtl/ctrl/model.py), program by program, in two
+builds:
+  - the engine's ROM: X509_PARSE on certificates from `se certs`, the `cryptography` package and
+    the `openssl` command, on truncations and byte mutations of them, and VALIDITY around their
+    times;
+  - a ROM of directed programs (tests/ctrl/isa): every branch condition, the call stack's limits,
+    the memory instructions' edge cases, the outputs, the BAD_PROGRAM stops, a program number
+    past the table.
+For every run the RTL must match the model exactly: the status, the cycle count (the cycles
+isa.toml gives each instruction), every register at the end, and every output (spans read back
+from the window, numbers right-aligned, register values). The model itself is checked against the
+software stack and `cryptography` (tests/ctrl/test_ctrl_x509.py) and against hand-computed
+results (tests/ctrl/test_ctrl_isa.py)."""
+import datetime
+import json
+import os
+import pathlib
+import random
+import subprocess
+import sys
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+
+from rtlsim import ROOT, run_cocotb, sources
+
+sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
+import asm  # noqa: E402
+import isa  # noqa: E402
+import model  # noqa: E402
+import ucode  # noqa: E402
+
+ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
+
+CERT_AT, NOW_AT = 0x0000, 0x3000   # where the tests put a certificate and the time in the window
+KIND = {0: "span", 1: "number", 2: "reg"}
+
+
+class TB:
+    def __init__(self, dut):
+        self.dut = dut
+        self.events = []
+        cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
+        cocotb.start_soon(self._outputs())
+
+    async def reset(self):
+        d = self.dut
+        for s in (d.start_i, d.prog_i, d.reg_we_i, d.reg_idx_i, d.reg_wdata_i, d.ld_we_i, d.ld_addr_i, d.ld_data_i):
+            s.value = 0
+        d.rst_ni.value = 0
+        await ClockCycles(d.clk_i, 2)
+        d.rst_ni.value = 1
+        await RisingEdge(d.clk_i)
+
+    async def _outputs(self):
+        d = self.dut
+        while True:
+            await RisingEdge(d.clk_i)
+            await ReadOnly()
+            if d.out_valid_o.value:
+                self.events.append((int(d.out_slot_o.value), KIND[int(d.out_kind_o.value)], int(d.out_a_o.value),
+                                    int(d.out_n_o.value)))
+
+    async def load(self, addr, data):
+        d = self.dut
+        d.ld_we_i.value = 1
+        for i, b in enumerate(data):
+            d.ld_addr_i.value, d.ld_data_i.value = (addr + i) & 0xffff, b
+            await RisingEdge(d.clk_i)
+        d.ld_we_i.value = 0
+
+    async def read(self, addr, n):
+        d, out = self.dut, bytearray()
+        for i in range(n):
+            d.ld_addr_i.value = (addr + i) & 0xffff
+            await RisingEdge(d.clk_i)
+            await ReadOnly()
+            out.append(int(d.ld_rdata_o.value))
+            await RisingEdge(d.clk_i)
+        return bytes(out)
+
+    async def run(self, prog, regs):
+        """Runs program number prog with these registers; (status, cycles from start to done)."""
+        d = self.dut
+        for k, v in regs.items():
+            d.reg_we_i.value, d.reg_idx_i.value, d.reg_wdata_i.value = 1, k, v
+            await RisingEdge(d.clk_i)
+        d.reg_we_i.value = 0
+        self.events = []
+        d.prog_i.value = prog
+        d.start_i.value = 1
+        await RisingEdge(d.clk_i)
+        d.start_i.value = 0
+        cycles = 0
+        while True:
+            await ReadOnly()
+            if d.done_o.value:
+                break
+            await RisingEdge(d.clk_i)
+            cycles += 1
+            assert cycles < 200_000, "ctrl_core did not stop"
+        await RisingEdge(d.clk_i)
+        return int(d.status_o.value), cycles
+
+    async def regs(self):
+        d, out = self.dut, []
+        for k in range(16):
+            d.reg_idx_i.value = k
+            await RisingEdge(d.clk_i)
+            await ReadOnly()
+            out.append(int(d.reg_rdata_o.value))
+            await RisingEdge(d.clk_i)
+        return out
+
+
+async def check(tb, m, prog, regs, what):
+    """One run on the RTL and on the model, compared."""
+    rom = m.asm
+    status, cycles = await tb.run([p["name"] for p in rom.table].index(prog), regs)
+    want = m.run(prog, regs)
+    names = {v: k for k, v in rom.slots.items()}
+    assert rom_status(status) == want, (what, rom_status(status), want)
+    assert cycles == m.cycles, (what, cycles, m.cycles)
+    assert await tb.regs() == m.regs, what
+    got = {}
+    for slot, kind, a, n in tb.events:
+        if kind == "reg":
+            got[names[slot]] = a
+        else:
+            data = await tb.read(a, n)
+            got[names[slot]] = bytes(32 - n) + data if kind == "number" else data
+    if want == "OK":
+        assert got == m.out, (what, got, m.out)
+    return want, cycles
+
+
+def rom_status(code):
+    return isa.STATUS_NAME.get(code, f"unknown({code})")
+
+
+@cocotb.test()
+async def programs(dut):
+    tb = TB(dut)
+    await tb.reset()
+    m = model.Machine()
+    certs = [bytes.fromhex(c) for c in json.loads(pathlib.Path(os.environ["CTRL_CERTS"]).read_text())]
+    seen = {}
+    for i, cert in enumerate(certs):
+        await tb.load(CERT_AT, cert)
+        m.load(CERT_AT, cert)
+        verdict, cycles = await check(tb, m, "X509_PARSE", {1: CERT_AT, 2: CERT_AT + len(cert)}, f"cert {i}")
+        seen[verdict] = seen.get(verdict, 0) + 1
+        if i < 3 and verdict == "OK":   # VALIDITY against this certificate's times, around them
+            for now in (b"19491231235959", b"20000101000000", b"20261127120000", b"20991231235959",
+                        m.out["NOT_BEFORE"], m.out["NOT_AFTER"]):
+                await tb.load(NOW_AT, now)
+                m.load(NOW_AT, now)
+                v, _ = await check(tb, m, "VALIDITY", {1: NOW_AT}, f"cert {i} at {now}")
+                seen["VALIDITY " + v] = seen.get("VALIDITY " + v, 0) + 1
+    dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
+    assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
+            "VALIDITY CERT_NOT_YET_VALID"} <= set(seen), seen
+
+
+@cocotb.test()
+async def isa_programs(dut):
+    tb = TB(dut)
+    await tb.reset()
+    m = model.Machine(asm.load(ISA_DIR))
+    for prog, regs, data in (("ALU", {}, None), ("CALLS", {2: 8}, None), ("CALLS", {2: 9}, None),
+                             ("RET_EMPTY", {}, None), ("MEM", {1: 0x100, 2: 0x200}, (0x100, b"abcd")),
+                             ("OUTS", {1: 0x100}, (0x100, b"\x01\x02\x03\x04" + bytes(28))),
+                             ("OVERLAP", {1: 0x300}, (0x300, bytes(6)))):
+        if data:
+            await tb.load(*data)
+            m.load(*data)
+        status, cycles = await check(tb, m, prog, regs, prog)
+        dut._log.info(f"{prog} {regs}: {status} in {cycles} cycles")
+    status, cycles = await tb.run(len(m.asm.table), {})   # no such program: the ROM's empty last word
+    assert (rom_status(status), cycles) == ("BAD_PROGRAM", 1)
+
+
+def certificates(tmp):
+    """Well-formed certificates of several makers, and some of their truncations and mutations."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from proto.pki import der, make_cert, make_pki
+    pki = make_pki(tmp / "pki", clients=("node-1",))
+    good = [der(pki.ca_pem), der(pki.server_pem), der(pki.client("node-1")[0])]
+    ca = (pki.ca_pem, pki.ca_key)
+    good.append(der(make_cert(tmp, "gen", issuer_cert=ca[0], issuer_key=ca[1], cn="localhost", key_usage=None,
+                              not_after=datetime.datetime(2061, 2, 28, tzinfo=datetime.timezone.utc))[0]))
+    good.append(der(make_cert(tmp, "p384", issuer_cert=ca[0], issuer_key=ca[1], cn="p384", key="p384")[0]))
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-keyout", str(tmp / "o.key"), "-out", str(tmp / "o.pem"), "-days", "10",
+                    "-subj", "/C=CH/O=iotse/CN=openssl.example", "-addext", "subjectAltName=DNS:a.example,IP:10.0.0.1",
+                    "-addext", "extendedKeyUsage=serverAuth"], check=True, capture_output=True)
+    good.append(der(tmp / "o.pem"))
+    rng = random.Random(7)
+    out = list(good)
+    out += [good[1][:n] for n in range(0, len(good[1]), 9)]
+    for _ in range(120):
+        b = bytearray(rng.choice(good))
+        b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+        out.append(bytes(b))
+    return out
+
+
+def test_ctrl_core(tmp_path):
+    certs = tmp_path / "certs.json"
+    certs.write_text(json.dumps([c.hex() for c in certificates(tmp_path)]))
+    run_cocotb("ctrl_tb", sources("iotse:ip:ctrl") + ["tests/rtl/tb/ctrl_tb.sv"], "test_ctrl_core",
+               test_filter=r"\.programs$", extra_env={"CTRL_CERTS": str(certs)})
+
+
+def test_ctrl_core_isa():
+    """The same core over a ROM of the directed programs, generated here (build/rtl/ctrl_isa_rom)."""
+    gen = ROOT / "build" / "rtl" / "ctrl_isa_rom"
+    gen.mkdir(parents=True, exist_ok=True)
+    for name, text in ucode.gen_sv(asm.load(ISA_DIR)).items():
+        (gen / name).write_text(text)
+    core = [s for s in sources("iotse:ip:ctrl") if not s.startswith("build/gen/")]
+    run_cocotb("ctrl_tb", [str((gen / "ctrl_pkg.sv").relative_to(ROOT)), str((gen / "ctrl_rom.sv").relative_to(ROOT))]
+               + core + ["tests/rtl/tb/ctrl_tb.sv"], "test_ctrl_core", tag="_isa", test_filter=r"\.isa_programs$")
