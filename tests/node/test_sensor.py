@@ -222,8 +222,7 @@ def test_cid_keeps_a_rebinding_node(ready, pki, tmp_path):
     (RFC 9146 and RFC 6347), and each of the node's records is decrypted by `cryptography` under
     RFC 9146's additional data and the nonce its sequence number makes, with the master secret
     from the collector's $SSLKEYLOGFILE."""
-    from cryptography.hazmat.primitives.ciphers.aead import AESCCM
-    from proto.test_cid import APP, CID_EXT, HANDSHAKE, TLS12_CID, RebindRelay, cid_aad, hello, prf, records
+    from proto.test_cid import RebindRelay, client_records
 
     n, keylog, stats, db = 6, tmp_path / "keys.log", tmp_path / "stats.json", tmp_path / "readings.db"
     col = provision.Collector(pki.dir, db, exit_after=n, stats=stats, se=ready,
@@ -250,38 +249,7 @@ def test_cid_keeps_a_rebinding_node(ready, pki, tmp_path):
     finally:
         con.close()
 
-    hellos = {}
-    for direction, d in relay.log:
-        for ctype, epoch, _, _, body in records(d, 8 if direction == "up" else 0):
-            if ctype == HANDSHAKE and epoch == 0 and body[0] in (1, 2):
-                t, random, exts = hello(body)
-                hellos[t] = (random, exts)
-    (client_random, ch_ext), (server_random, sh_ext) = hellos[1], hellos[2]
-    assert ch_ext[CID_EXT] == b"\x00"  # the node's own CID is empty
-    server_cid = sh_ext[CID_EXT][1:]
-    assert sh_ext[CID_EXT][0] == len(server_cid) == 8
-    line = keylog.read_text().split()
-    assert line[0] == "CLIENT_RANDOM" and bytes.fromhex(line[1]) == client_random
-    kb = prf(bytes.fromhex(line[2]), b"key expansion", server_random + client_random, 2 * 16 + 2 * 4)
-    ccm = AESCCM(kb[:16], tag_length=8)  # the node's default suite: CCM_8, its write key and salt
-    inner_types, app = [], []
-    for direction, d in relay.log:
-        for ctype, epoch, seq, cid, body in records(d, 8 if direction == "up" else 0):
-            if epoch == 0:
-                continue
-            if direction == "down":  # to the node: its CID is empty, so no tls12_cid
-                assert ctype != TLS12_CID
-                continue
-            assert ctype == TLS12_CID and cid == server_cid and epoch == 1
-            explicit, ct = body[:8], body[8:]
-            assert explicit == ((epoch << 48) | seq).to_bytes(8, "big")  # the nonce: its sequence number
-            inner = ccm.decrypt(kb[32:36] + explicit, ct, cid_aad(epoch, seq, cid, len(ct) - 8))
-            content = inner.rstrip(b"\x00")
-            inner_types.append(content[-1])
-            if content[-1] == APP:
-                app.append(content[:-1])
-    assert inner_types[0] == HANDSHAKE and inner_types[-1] == 21, inner_types  # Finished first, close_notify last
-    assert app == readings(n)
+    assert client_records(relay.log, keylog) == readings(n)
 
 
 def test_cid_refused_by_the_size_build(node, pki):

@@ -152,6 +152,49 @@ def cid_aad(epoch, seq, cid, inner_len):
             + seq.to_bytes(6, "big") + cid + inner_len.to_bytes(2, "big"))
 
 
+def client_records(log, keylog):
+    """The application data of the client's records in a relay's log, read from the RFCs: the
+    connection_id extension in both hellos (the client's own CID empty, the server's 8 bytes);
+    every protected record to the server a tls12_cid record under that CID, with the explicit nonce
+    its epoch and sequence number make, decrypted by `cryptography` (CCM_8, the default suite)
+    under RFC 9146's additional data with the keys from the client's master secret in keylog (a
+    key log file) through the PRF; none to the client a tls12_cid record; Finished first and
+    close_notify last."""
+    hellos = {}
+    for direction, d in log:
+        for ctype, epoch, _, _, body in records(d, 8 if direction == "up" else 0):
+            if ctype == HANDSHAKE and epoch == 0 and body[0] in (1, 2):
+                t, random, exts = hello(body)
+                hellos[t] = (random, exts)  # (the second ClientHello, with the cookie, wins)
+    (client_random, ch_ext), (server_random, sh_ext) = hellos[1], hellos[2]
+    assert ch_ext[CID_EXT] == b"\x00"             # cid<0..255>: the client's own CID is empty
+    server_cid = sh_ext[CID_EXT][1:]
+    assert sh_ext[CID_EXT][0] == len(server_cid) == 8
+    line = keylog.read_text().split()
+    assert line[0] == "CLIENT_RANDOM" and bytes.fromhex(line[1]) == client_random
+    kb = prf(bytes.fromhex(line[2]), b"key expansion", server_random + client_random, 2 * 16 + 2 * 4)
+    client_key, client_salt = kb[:16], kb[32:36]
+    ccm = AESCCM(client_key, tag_length=8)
+    inner_types, app = [], []
+    for direction, d in log:
+        for ctype, epoch, seq, cid, body in records(d, 8 if direction == "up" else 0):
+            if epoch == 0:
+                continue
+            if direction == "down":               # to the client: its CID is empty, so no tls12_cid
+                assert ctype != TLS12_CID
+                continue
+            assert ctype == TLS12_CID and cid == server_cid and epoch == 1
+            explicit, ct = body[:8], body[8:]
+            assert explicit == ((epoch << 48) | seq).to_bytes(8, "big")
+            inner = ccm.decrypt(client_salt + explicit, ct, cid_aad(epoch, seq, cid, len(ct) - 8))
+            content = inner.rstrip(b"\x00")
+            inner_types.append(content[-1])
+            if content[-1] == APP:
+                app.append(content[:-1])
+    assert inner_types[0] == HANDSHAKE and inner_types[-1] == 21, inner_types  # Finished first, close_notify last
+    return app
+
+
 def run_node(port, pki, messages, cid, env=None):
     cert, key = pki.client("node-1")
     args = [str(CLI), "client", "--connect", f"127.0.0.1:{port}", "--cert", str(cert), "--key", str(key),
@@ -188,40 +231,7 @@ def test_rebinding_node_keeps_its_connection(tmp_path, pki):
     con.close()
     assert len(sessions) == 1 and kinds.count("moved") == 1
 
-    # ---- the datagrams, read from the RFCs ------------------------------------------------------
-    hellos = {}
-    for direction, d in relay.log:
-        for ctype, epoch, _, _, body in records(d, 8 if direction == "up" else 0):
-            if ctype == HANDSHAKE and epoch == 0 and body[0] in (1, 2):
-                t, random, exts = hello(body)
-                hellos[t] = (random, exts)  # (the second ClientHello, with the cookie, wins)
-    (client_random, ch_ext), (server_random, sh_ext) = hellos[1], hellos[2]
-    assert ch_ext[CID_EXT] == b"\x00"             # cid<0..255>: the client's own CID is empty
-    server_cid = sh_ext[CID_EXT][1:]
-    assert sh_ext[CID_EXT][0] == len(server_cid) == 8
-    line = keylog.read_text().split()
-    assert line[0] == "CLIENT_RANDOM" and bytes.fromhex(line[1]) == client_random
-    kb = prf(bytes.fromhex(line[2]), b"key expansion", server_random + client_random, 2 * 16 + 2 * 4)
-    client_key, client_salt = kb[:16], kb[32:36]
-    ccm = AESCCM(client_key, tag_length=8)           # the default suite, TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8
-    inner_types, app = [], []
-    for direction, d in relay.log:
-        for ctype, epoch, seq, cid, body in records(d, 8 if direction == "up" else 0):
-            if epoch == 0:
-                continue
-            if direction == "down":               # to the client: its CID is empty, so no tls12_cid
-                assert ctype != TLS12_CID
-                continue
-            assert ctype == TLS12_CID and cid == server_cid and epoch == 1
-            explicit, ct = body[:8], body[8:]
-            assert explicit == ((epoch << 48) | seq).to_bytes(8, "big")
-            inner = ccm.decrypt(client_salt + explicit, ct, cid_aad(epoch, seq, cid, len(ct) - 8))
-            content = inner.rstrip(b"\x00")
-            inner_types.append(content[-1])
-            if content[-1] == APP:
-                app.append(content[:-1].decode())
-    assert inner_types[0] == HANDSHAKE and inner_types[-1] == 21  # Finished first, close_notify last
-    assert app == sent
+    assert [a.decode() for a in client_records(relay.log, keylog)] == sent
 
 
 def test_without_cid_a_rebinding_node_is_lost(tmp_path, pki):
