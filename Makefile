@@ -100,11 +100,11 @@ $(GEN)/regs.stamp: $(REG_DESC) rtl/common/regs_common.toml tools/regtool.py $(PK
 $(REG_SV) $(REG_H) $(GEN)/rtl/pk_ucode.sv $(GEN)/include/se/hw/pk_ucode.h \
     $(GEN)/rtl/soc_memmap.svh $(GEN)/include/se/hw/soc_memmap.h \
     $(GEN)/rtl/engine_memmap.svh $(GEN)/include/se/hw/engine_memmap.h: $(GEN)/regs.stamp
-# The protocol controller's ROM (rtl/ctrl/ucode.py, from rtl/ctrl/isa.toml and rtl/ctrl/programs;
+# The protocol controller's ROM (rtl/ctrl/ctrl_ucode.py, from rtl/ctrl/isa.toml and rtl/ctrl/programs;
 # rtl/ctrl/README.md): a stamp of its own, since no firmware or engine build uses it yet.
 CTRL_UCODE := $(wildcard rtl/ctrl/*.py rtl/ctrl/isa.toml rtl/ctrl/programs/*)
 $(GEN)/ctrl.stamp: $(CTRL_UCODE) | $(SETUP_DONE)
-	$(PY) rtl/ctrl/ucode.py --sv $(GEN)/rtl --md docs/regs
+	$(PY) rtl/ctrl/ctrl_ucode.py --sv $(GEN)/rtl --md docs/regs
 	@touch $@
 $(GEN)/rtl/ctrl_pkg.sv $(GEN)/rtl/ctrl_rom.sv: $(GEN)/ctrl.stamp
 regs: $(GEN)/regs.stamp $(GEN)/ctrl.stamp
@@ -456,7 +456,7 @@ lint: $(SE_HOST_LIBS) cross cli regs
 	    > $(BUILD)/fusesoc-lint.log 2>&1 || (cat $(BUILD)/fusesoc-lint.log; exit 1)
 	$(PY) tools/regtool.py $(REG_DESC) --check-md docs/regs
 	$(PY) rtl/pk/ucode.py --md docs/regs --check-md
-	$(PY) rtl/ctrl/ucode.py --md docs/regs --check-md
+	$(PY) rtl/ctrl/ctrl_ucode.py --md docs/regs --check-md
 	$(PY) rtl/pk/ctcheck.py
 	$(PY) tools/memmap.py $(MEMMAPS) --check-md docs
 

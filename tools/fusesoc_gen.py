@@ -4,7 +4,7 @@
 A core asks for one kind of output in its parameters, paths relative to the core's directory:
     regs:   [regs.toml, ...]   tools/regtool.py: <name>_reg_pkg.sv and <name>_reg_top.sv per description
     memmap: memmap.toml        tools/memmap.py: <name>_memmap.svh (the map's package)
-    ucode:  pk | ctrl          rtl/<it>/ucode.py: that engine's microcode ROM (UCODE: its files)
+    ucode:  pk | ctrl          that engine's microcode ROM (UCODE: its generator and files)
     pythondata: {package: P, file: F}   F from a pythondata package installed in .venv (a CPU's
                                Verilog; the package's own .core does not pass FuseSoC 2.4's schema)
 
@@ -23,8 +23,9 @@ import tomllib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VENV_PY = ROOT / ".venv" / "bin" / "python"
 KINDS = ("regs", "memmap", "ucode", "pythondata")
-# the engines with a microcode generator, rtl/<name>/ucode.py, and the files it writes
-UCODE = {"pk": ["pk_ucode.sv"], "ctrl": ["ctrl_pkg.sv", "ctrl_rom.sv"]}
+# the engines with a microcode generator: its script and the files it writes
+UCODE = {"pk": ("rtl/pk/ucode.py", ["pk_ucode.sv"]),
+         "ctrl": ("rtl/ctrl/ctrl_ucode.py", ["ctrl_pkg.sv", "ctrl_rom.sv"])}
 
 
 def pythondata(params):
@@ -48,7 +49,7 @@ def outputs(params, files_root):
         return [(params["pythondata"]["file"], "verilogSource")]
     if params["ucode"] not in UCODE:
         raise ValueError(f"iotse_gen: ucode: {params['ucode']!r} is none of {', '.join(UCODE)}")
-    return [(f, "systemVerilogSource") for f in UCODE[params["ucode"]]]
+    return [(f, "systemVerilogSource") for f in UCODE[params["ucode"]][1]]
 
 
 def run(params, files_root, out):
@@ -63,7 +64,7 @@ def run(params, files_root, out):
     elif "memmap" in params:
         cmd = ["tools/memmap.py", rel(params["memmap"])]
     else:
-        cmd = [f"rtl/{params['ucode']}/ucode.py"]
+        cmd = [UCODE[params["ucode"]][0]]
     subprocess.run([sys.executable, *cmd, "--sv", str(out)], cwd=ROOT, check=True)
 
 

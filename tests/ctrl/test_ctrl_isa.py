@@ -7,8 +7,8 @@ import sys
 from se_cli import ROOT
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
-import asm  # noqa: E402
-import model  # noqa: E402
+import ctrl_asm as asm  # noqa: E402
+import ctrl_model as model  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 Z, C = 1, 2  # the `flags` macro's bits

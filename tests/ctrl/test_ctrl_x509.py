@@ -1,5 +1,5 @@
 """The ctrl engine's X509_PARSE program (rtl/ctrl/programs/x509.s) on its Python model
-(rtl/ctrl/model.py), against two references:
+(rtl/ctrl/ctrl_model.py), against two references:
 
   - the software stack's parser (sw/proto/x509.c, through `se batch` x509_parse): the same verdict
     (ok, cert_malformed, cert_unsupported) and the same fields for every input, well formed or not:
@@ -28,9 +28,9 @@ from proto.pki import der, make_cert, make_pki
 from se_cli import ROOT, run_batch
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
-import asm  # noqa: E402
-import isa  # noqa: E402
-import model  # noqa: E402
+import ctrl_asm as asm  # noqa: E402
+import ctrl_isa as isa  # noqa: E402
+import ctrl_model as model  # noqa: E402
 
 UTC = datetime.timezone.utc
 STATUS = {"OK": None, "CERT_MALFORMED": "cert_malformed", "CERT_UNSUPPORTED": "cert_unsupported"}

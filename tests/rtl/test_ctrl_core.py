@@ -1,4 +1,4 @@
-"""ctrl_core (rtl/ctrl) against its Python model (rtl/ctrl/model.py), program by program, in two
+"""ctrl_core (rtl/ctrl) against its Python model (rtl/ctrl/ctrl_model.py), program by program, in two
 builds:
   - the engine's ROM: X509_PARSE on certificates from `se certs`, the `cryptography` package and
     the `openssl` command, on truncations and byte mutations of them, and VALIDITY around their
@@ -26,10 +26,10 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from rtlsim import ROOT, run_cocotb, sources
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
-import asm  # noqa: E402
-import isa  # noqa: E402
-import model  # noqa: E402
-import ucode  # noqa: E402
+import ctrl_asm as asm  # noqa: E402
+import ctrl_isa as isa  # noqa: E402
+import ctrl_model as model  # noqa: E402
+import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 

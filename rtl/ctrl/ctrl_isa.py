@@ -1,6 +1,7 @@
 """The ctrl instruction set, read from isa.toml: machine constants, the encoding, the branch
-conditions, the status codes and the instructions. The assembler (asm.py) and the model
-(model.py) read the ISA through this module alone.
+conditions, the status codes and the instructions. The assembler (ctrl_asm.py) and the model
+(ctrl_model.py) read the ISA through this module alone. (The ctrl_ prefix keeps these modules
+apart from rtl/pk's isa, asm and model when one process imports both.)
 """
 import pathlib
 import re

@@ -17,7 +17,7 @@ Syntax, one statement a line; `#` starts a comment:
                             slot names (OUT, OUTN, OUTR: programs/index.toml)
 
 The ROM is the files of programs/index.toml's `rom` in order, one namespace for everything.
-`python rtl/ctrl/asm.py` prints the listing.
+`python rtl/ctrl/ctrl_asm.py` prints the listing.
 """
 import argparse
 import functools
@@ -27,7 +27,7 @@ import sys
 import tomllib
 from dataclasses import dataclass, field
 
-import isa
+import ctrl_isa as isa
 
 PROGRAMS_DIR = isa.HERE / "programs"
 

@@ -3,8 +3,8 @@ assembler's output is what runs) on a 64 KiB byte window, 16 registers and the f
 the cycles isa.toml gives each instruction. Tests use it to check the programs against the
 software stack and the `cryptography` package, before and apart from the RTL.
 """
-import asm
-import isa
+import ctrl_asm as asm
+import ctrl_isa as isa
 
 MASK = isa.MASK
 
