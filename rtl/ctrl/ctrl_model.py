@@ -19,6 +19,7 @@ class Machine:
         self.mem = bytearray(isa.MEM_BYTES)
         self.regs = [0] * isa.REGS
         self.out = {}            # slot name -> bytes (OUT, OUTN) or int (OUTR)
+        self.spans = {}          # slot name -> (address, length) of an OUT
         self.slot_names = {v: k for k, v in self.asm.slots.items()}
         self.cycles = self.steps = 0
 
@@ -34,7 +35,7 @@ class Machine:
         for k, v in (regs or {}).items():
             r[k] = v & MASK
         pc, z, cf, stack = self.asm.entries[prog], 0, 0, []
-        self.out, self.cycles, self.steps = {}, 0, 0
+        self.out, self.spans, self.cycles, self.steps = {}, {}, 0, 0
         while True:
             if self.steps >= budget:
                 return "BAD_PROGRAM"
@@ -121,6 +122,7 @@ class Machine:
                 self.cycles += n
             elif name == "OUT":
                 self.out[self.slot_names[imm]] = self._bytes(r[a], r[b])
+                self.spans[self.slot_names[imm]] = (r[a], r[b])
             elif name == "OUTN":
                 if r[b] > 32:
                     return "BAD_PROGRAM"

@@ -139,6 +139,7 @@ def corpus(tmp_path_factory):
         "ku_decipher_only": mk("ku_decipher_only", cn="localhost", key_usage=("key_agreement", "decipher_only")),
         "no_san": mk("no_san", cn="Localhost", san=[]),
         "multi_san": mk("multi_san", cn="x", san=["a.example", "b.example"]),
+        "odd_san": mk("odd_san", cn="odd", san=["a@b.example", "x[y.example"]),  # bit 5 apart from ` and {
         "eku": mk("eku", cn="localhost", eku="server"),
         "crit_ext": mk("crit_ext", cn="localhost", extensions=[(unknown, True)]),
         "noncrit_ext": mk("noncrit_ext", cn="localhost", extensions=[(unknown, False)]),
@@ -159,7 +160,7 @@ def corpus(tmp_path_factory):
 
 
 ACCEPTED = ("se_ca", "se_server", "se_node", "inter_pathlen", "pathlen_127", "no_ku", "ku_many", "ku_decipher_only",
-            "no_san", "multi_san", "eku", "noncrit_ext", "gen_time", "leap_day", "utc_1950", "bad_sig",
+            "no_san", "multi_san", "odd_san", "eku", "noncrit_ext", "gen_time", "leap_day", "utc_1950", "bad_sig",
             "openssl_root", "openssl_inter", "openssl_leaf")
 UNSUPPORTED = ("pathlen_128", "crit_ext", "p384_key", "rsa_key", "rsa_signed", "openssl_odd")
 
@@ -325,6 +326,40 @@ def test_validity(corpus, tally):
             assert got == want, (name, now, got)
             n += 1
     tally("ctrl x509 validity", n)
+
+
+NAMES = ["localhost", "LocalHost", "LOCALHOST", "localhos", "localhostt", "", "a.example", "B.EXAMPLE",
+         "b.example.", "x", "X", "node-1", "NODE-1", "evil.example", "127.0.0.1", "a.examplE", "iotse test CA"]
+
+
+def test_name_check(corpus, tally):
+    """NAME_CHECK after X509_PARSE, against the software stack's se_x509_check_name (through
+    `se batch x509_verify` with a name, on chains that verify otherwise): a dNSName of the SAN, or
+    the commonName without a SAN, in either case of its letters and nothing else."""
+    # ` and @, { and [: bit 5 apart, but not letters
+    names = NAMES + ["a`b.example", "A@B.EXAMPLE", "a@b.example", "x{y.example", "X[Y.example", "lOcAlHoSt"]
+    m = model.Machine()
+    reqs, got = [], []
+    now = int(datetime.datetime.now(UTC).timestamp())
+    for cert in ("se_server", "se_node", "no_san", "multi_san", "odd_san", "eku", "openssl_leaf"):
+        der_ = corpus[cert]
+        anchor = corpus["openssl_inter" if cert == "openssl_leaf" else "se_ca"]
+        for name in names:
+            assert run_model(m, der_)[0] is None
+            span, san = (m.spans["SAN"], 1) if "SAN" in m.spans else (m.spans.get("CN", (0, 0)), 0)
+            m.load(0x3000, name.encode())
+            got.append(m.run("NAME_CHECK", {1: span[0], 2: span[0] + span[1], 6: 0x3000, 7: 0x3000 + len(name),
+                                            9: san}))
+            reqs.append({"op": "x509_verify", "chain": [der_.hex()], "anchors": [anchor.hex()],
+                         "now": now, "name": name})
+    sw = run_batch(reqs, "sw")
+    for r, g, s in zip(reqs, got, sw):
+        assert s.get("error") in (None, "cert_name_mismatch"), s  # (every chain verifies but for its name)
+        assert g == ("OK" if "error" not in s else "CERT_NAME"), (r["name"], g, s)
+    assert {"OK", "CERT_NAME"} <= set(got)
+    odd = dict(zip(names, got[len(names) * 4:len(names) * 5]))  # odd_san's verdicts
+    assert odd["A@B.EXAMPLE"] == odd["X[Y.example"] == "OK" and odd["a`b.example"] == odd["x{y.example"] == "CERT_NAME"
+    tally("ctrl x509 names", len(got))
 
 
 def test_many_attributes(tally):

@@ -2,7 +2,7 @@
 builds:
   - the engine's ROM: X509_PARSE on certificates from `se certs`, the `cryptography` package and
     the `openssl` command, on truncations and byte mutations of them, and VALIDITY around their
-    times;
+    times and NAME_CHECK with names that match and do not;
   - a ROM of directed programs (tests/ctrl/isa): every branch condition, the call stack's limits,
     the memory instructions' edge cases, the outputs, the BAD_PROGRAM stops, a program number
     past the table.
@@ -33,7 +33,7 @@ import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 
-CERT_AT, NOW_AT = 0x0000, 0x3000   # where the tests put a certificate and the time in the window
+CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x3000, 0x3100   # where the tests put a certificate, the time, a name
 KIND = {0: "span", 1: "number", 2: "reg"}
 
 
@@ -151,16 +151,24 @@ async def programs(dut):
         m.load(CERT_AT, cert)
         verdict, cycles = await check(tb, m, "X509_PARSE", {1: CERT_AT, 2: CERT_AT + len(cert)}, f"cert {i}")
         seen[verdict] = seen.get(verdict, 0) + 1
-        if i < 3 and verdict == "OK":   # VALIDITY against this certificate's times, around them
+        if i < 3 and verdict == "OK":   # VALIDITY around this certificate's times, NAME_CHECK with names
             for now in (b"19491231235959", b"20000101000000", b"20261127120000", b"20991231235959",
                         m.out["NOT_BEFORE"], m.out["NOT_AFTER"]):
                 await tb.load(NOW_AT, now)
                 m.load(NOW_AT, now)
                 v, _ = await check(tb, m, "VALIDITY", {1: NOW_AT}, f"cert {i} at {now}")
                 seen["VALIDITY " + v] = seen.get("VALIDITY " + v, 0) + 1
+            await check(tb, m, "X509_PARSE", {1: CERT_AT, 2: CERT_AT + len(cert)}, f"cert {i} again")
+            span, san = (m.spans["SAN"], 1) if "SAN" in m.spans else (m.spans.get("CN", (0, 0)), 0)
+            for name in (b"localhost", b"LocalHost", b"node-1", b"localhos", b"a.example"):
+                await tb.load(NAME_AT, name)
+                m.load(NAME_AT, name)
+                v, _ = await check(tb, m, "NAME_CHECK", {1: span[0], 2: span[0] + span[1], 6: NAME_AT,
+                                                         7: NAME_AT + len(name), 9: san}, f"cert {i} name {name}")
+                seen["NAME_CHECK " + v] = seen.get("NAME_CHECK " + v, 0) + 1
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
-            "VALIDITY CERT_NOT_YET_VALID"} <= set(seen), seen
+            "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME"} <= set(seen), seen
 
 
 @cocotb.test()

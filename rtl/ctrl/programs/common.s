@@ -25,12 +25,20 @@ unsupported:
     ERR CERT_UNSUPPORTED
 bad_input:
     ERR BAD_INPUT
+name_mismatch:
+    ERR CERT_NAME
 
 # need_tlv END, TAG, LIMIT: the element at p (below LIMIT) must have this tag and be strict DER:
 # p = its contents, END = its end; otherwise CERT_MALFORMED.
 .macro need_tlv end, tag, limit
     TLV \end, p, \limit, \tag
     J.nz malformed
+.endm
+
+# need_tlv_or END, TAG, LIMIT, REFUSAL: need_tlv with another refusal.
+.macro need_tlv_or end, tag, limit, refusal
+    TLV \end, p, \limit, \tag
+    J.nz \refusal
 .endm
 
 # need_last END, TAG, LIMIT: need_tlv, and the element must end at LIMIT (the last one).

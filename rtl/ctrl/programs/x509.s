@@ -535,3 +535,70 @@ expired:
     ERR CERT_EXPIRED
 not_yet_valid:
     ERR CERT_NOT_YET_VALID
+
+# ---- NAME_CHECK: the server name against the leaf (x509.c se_x509_check_name) ---------------------
+# After an X509_PARSE that ended OK: [p, e) its SAN span (r9 = 1) or its commonName span (r9 = 0:
+# the certificate has no subjectAltName; an empty span if it has no commonName either); the name at
+# [nm, nme). OK if the name equals a dNSName of the SAN, or, without a SAN, the commonName (ASCII
+# letters in either case, no wildcards); else CERT_NAME.
+.reg nm  r6
+.reg nme r7
+.reg san r9
+.entry NAME_CHECK
+    CMPI san, 0
+    J.nz nc_san
+    MOV u, p
+    SUB v, e, p
+    CALL name_eq
+    J.nz name_mismatch
+    END
+nc_san:
+    need_tlv_or q, T_SEQ, e, name_mismatch
+nc_next:                            # each GeneralName; a dNSName ([2] IA5String) is compared
+    LDB t, p, 0
+    TLV w, p, q, T_ANY
+    J.nz name_mismatch
+    CMPI t, 0x82
+    J.nz nc_skip
+    MOV u, p
+    SUB v, w, p
+    CALL name_eq
+    J.z nc_ok
+nc_skip:
+    MOV p, w
+    J nc_next
+nc_ok:
+    END
+
+# name_eq: Z = the v bytes at u are the name [nm, nme), not empty; letters match in either case
+# (two bytes that differ in bit 5 alone, and are a letter)
+name_eq:
+    SUB n, nme, nm
+    J.z ne_no
+    CMP n, v
+    J.nz ne_no
+    MOV x, nm
+    MOV y, u
+ne_byte:
+    LDB t, y, 0
+    LDB k, x, 0
+    CMP t, k
+    J.z ne_same
+    ORI t, t, 0x20
+    ORI k, k, 0x20
+    CMP t, k
+    J.nz ne_no
+    SUBI t, t, 0x61                 # 'a'..'z'
+    J.c ne_no
+    CMPI t, 26
+    J.nc ne_no
+ne_same:
+    ADDI x, x, 1
+    ADDI y, y, 1
+    SUBI n, n, 1                    # Z once every byte matched
+    J.nz ne_byte
+    RET
+ne_no:
+    LDI t, 1
+    ANDI t, t, 1                    # Z = 0
+    RET
