@@ -28,23 +28,21 @@ bad_input:
 name_mismatch:
     ERR CERT_NAME
 
-# need_tlv END, TAG, LIMIT: the element at p (below LIMIT) must have this tag and be strict DER:
-# p = its contents, END = its end; otherwise CERT_MALFORMED.
-.macro need_tlv end, tag, limit
-    TLV \end, p, \limit, \tag
-    J.nz malformed
-.endm
-
-# need_tlv_or END, TAG, LIMIT, REFUSAL: need_tlv with another refusal.
+# need_tlv_or END, TAG, LIMIT, REFUSAL: the element at p (below LIMIT) must have this tag and be
+# strict DER: p = its contents, END = its end; otherwise a jump to REFUSAL.
 .macro need_tlv_or end, tag, limit, refusal
     TLV \end, p, \limit, \tag
     J.nz \refusal
 .endm
 
+# need_tlv END, TAG, LIMIT: need_tlv_or with CERT_MALFORMED.
+.macro need_tlv end, tag, limit
+    need_tlv_or \end, \tag, \limit, malformed
+.endm
+
 # need_last END, TAG, LIMIT: need_tlv, and the element must end at LIMIT (the last one).
 .macro need_last end, tag, limit
-    TLV \end, p, \limit, \tag
-    J.nz malformed
+    need_tlv \end, \tag, \limit
     CMP \end, \limit
     J.nz malformed
 .endm
