@@ -365,17 +365,18 @@ def handshake_results():
     for config, cid, r in runs:
         full, cached = provision.handshakes(r.report)
         lines = {k: l for l in r.lines for k in l}
+        ad = provision.phase(r.report, "app_data")
+        nbytes = lines["app_data"]["app_data"]
+        work = ad["cycles"] - ad["idle_cycles"]
+        app_data = dict(op="app_data", curve=None, where="node", config=config, transport="dtls",
+                        suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", record_bytes=HS_RECORD, records=HS_RECORDS,
+                        msg_bytes=nbytes, cycles=work, cycles_per_byte=round(work / nbytes, 1),
+                        cpu_active_cycles=ad["cpu_active_cycles"], engine_busy_cycles=ad["engine_busy_cycles"])
         if cid:  # the connection-ID run: its full handshake and its application data alone
-            ad = provision.phase(r.report, "app_data")
-            work = ad["cycles"] - ad["idle_cycles"]
             res.append(dict(op="handshake_full_cid", curve="secp256r1", where="node", config=config,
                             transport="dtls", suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", cid=1,
                             cycles=full["work_cycles"], cpu_active_cycles=full["cpu_active_cycles"]))
-            res.append(dict(op="app_data_cid", curve=None, where="node", config=config, transport="dtls",
-                            suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", cid=1, record_bytes=HS_RECORD,
-                            records=HS_RECORDS, msg_bytes=lines["app_data"]["app_data"], cycles=work,
-                            cycles_per_byte=round(work / lines["app_data"]["app_data"], 1),
-                            cpu_active_cycles=ad["cpu_active_cycles"], engine_busy_cycles=ad["engine_busy_cycles"]))
+            res.append(dict(app_data, op="app_data_cid", cid=1))
             continue
         for op, h, is_cached in (("handshake_full", full, 0), ("handshake_cached", cached, 1)):
             res.append(dict(op=op, curve="secp256r1", where="node", config=config, transport="dtls",
@@ -387,13 +388,7 @@ def handshake_results():
                             note="ClientHello to ESTABLISHED against se collector on loopback; cycles = the "
                                  "node's work (cycles_with_wait - idle_cycles: the cycles it slept with the "
                                  "engine idle, waiting for the host, are left out)"))
-        ad = provision.phase(r.report, "app_data")
-        nbytes = lines["app_data"]["app_data"]
-        work = ad["cycles"] - ad["idle_cycles"]
-        res.append(dict(op="app_data", curve=None, where="node", config=config, transport="dtls",
-                        suite="TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8", record_bytes=HS_RECORD, records=HS_RECORDS,
-                        msg_bytes=nbytes, cycles=work, cycles_per_byte=round(work / nbytes, 1),
-                        cpu_active_cycles=ad["cpu_active_cycles"], engine_busy_cycles=ad["engine_busy_cycles"]))
+        res.append(app_data)
         text, data, bss = size_of(ROOT / "build" / "fw" / config / "sensor.elf")
         stack = lines["stack_peak"]["stack_peak"]
         res.append(dict(op="firmware_size", curve=None, where="node", config=config, module="sensor",

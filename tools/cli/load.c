@@ -35,7 +35,6 @@ static void usage(FILE *f)
                "%s", tls_host_opts_help);
 }
 
-#define CLOSE_WAIT_S 0.5
 #define MAX_PREFIX 64 /* a reading's line, "<prefix> client=<k> conn=<c> seq=<i>", fits in 160 bytes */
 
 /* One client: its socket, connection, configuration (a cache of its own) and progress. */
@@ -144,9 +143,9 @@ static void progress(load_run *r, load_client *c, se_status st)
         finish(r, c);
         return;
     }
-    /* The socket stays open for the server's close_notify (RFC 5246 7.2.1), at most CLOSE_WAIT_S:
+    /* The socket stays open for the server's close_notify (RFC 5246 7.2.1), at most TLS_HOST_CLOSE_WAIT_MS:
      * a port closed at once could go to another program before that answer arrives. */
-    c->closing = now_s() + CLOSE_WAIT_S;
+    c->closing = now_s() + TLS_HOST_CLOSE_WAIT_MS / 1000.0;
 }
 
 static int cmp_double(const void *a, const void *b)

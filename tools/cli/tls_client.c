@@ -12,7 +12,6 @@
 #include "tls_host.h"
 
 #define MAX_MESSAGES 64
-#define CLOSE_WAIT_MS 500 /* for the server's close_notify, as `se load` */
 
 static void usage(FILE *f)
 {
@@ -236,7 +235,7 @@ int cli_client_main(int argc, char **argv)
         if (rc == 0) {
             se_tls_close(t);
             if (!o.tls) /* the server's close_notify, so it does not meet a closed port */
-                tls_host_close_wait(c.sock.fd, CLOSE_WAIT_MS);
+                tls_host_close_wait(c.sock.fd, TLS_HOST_CLOSE_WAIT_MS);
         }
         if (o.verbose) {
             const se_tls_stats *s = se_tls_get_stats(t);

@@ -129,6 +129,9 @@ se_status tls_host_pump(se_tls *t, int fd, uint32_t deadline_ms, int (*done)(se_
  * "CLIENT_RANDOM <client random> <master secret>" (hex) to that file (NSS's key log format). */
 void (*tls_host_keylog(void))(void *ctx, const uint8_t client_random[32], const uint8_t master[48]);
 
+/* How long a DTLS client waits for the server's close_notify after its own (se client, se load). */
+#define TLS_HOST_CLOSE_WAIT_MS 500
+
 /* After our close_notify over DTLS (connected UDP socket fd): waits up to ms milliseconds for the
  * server's answer (RFC 5246 7.2.1: it answers with its own), taking the datagrams before it (a
  * late retransmission, data) unread. */
