@@ -16,7 +16,7 @@ BACKEND_SRC := $(wildcard sw/backend/*.c)
 BACKEND_HDR := $(wildcard sw/backend/include/se/*.h)
 PROTO_SRC  := $(wildcard sw/proto/*.c)
 PROTO_HDR  := $(wildcard sw/proto/include/se/*.h sw/proto/*.h) $(BACKEND_HDR)
-DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h) $(BUILD)/gen/include/se/hw/pk_ucode.h \
+DRV_HDR    := $(wildcard sw/drivers/include/se/*.h sw/drivers/*.h) $(BUILD)/gen/include/se/hw/pk_ucode.h $(BUILD)/gen/include/se/hw/ctrl_ucode.h \
               $(BUILD)/gen/include/se/hw/engine_memmap.h
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
@@ -87,32 +87,30 @@ REG_SV   := $(patsubst %,$(GEN)/rtl/%_reg_top.sv,$(REG_NAMES)) $(patsubst %,$(GE
 REG_H    := $(patsubst %,$(GEN)/include/se/hw/%_regs.h,$(REG_NAMES))
 
 # The pk engine's microcode ROM, slot map and program table come from rtl/pk/ucode.py the same way
-# (from the ISA rtl/pk/isa.toml and the programs rtl/pk/programs/*.s; rtl/pk/README.md),
-# and the memory maps (interconnect windows, C header, docs page) from rtl/soc/memmap.toml (the node's)
-# and rtl/engine/memmap.toml (the engine's windows).
-PK_UCODE := $(wildcard rtl/pk/*.py rtl/pk/isa.toml rtl/pk/programs/*)
-MEMMAPS  := rtl/soc/memmap.toml rtl/engine/memmap.toml
-$(GEN)/regs.stamp: $(REG_DESC) rtl/common/regs_common.toml tools/regtool.py $(PK_UCODE) $(MEMMAPS) tools/memmap.py | $(SETUP_DONE)
+# (from the ISA rtl/pk/isa.toml and the programs rtl/pk/programs/*.s; rtl/pk/README.md), the protocol
+# controller's ROM, program table and C constants from rtl/ctrl/ctrl_ucode.py (rtl/ctrl/isa.toml and
+# rtl/ctrl/programs; rtl/ctrl/README.md), and the memory maps (interconnect windows, C header, docs page)
+# from rtl/soc/memmap.toml (the node's) and rtl/engine/memmap.toml (the engine's windows).
+PK_UCODE   := $(wildcard rtl/pk/*.py rtl/pk/isa.toml rtl/pk/programs/*)
+CTRL_UCODE := $(wildcard rtl/ctrl/*.py rtl/ctrl/isa.toml rtl/ctrl/programs/*)
+MEMMAPS    := rtl/soc/memmap.toml rtl/engine/memmap.toml
+$(GEN)/regs.stamp: $(REG_DESC) rtl/common/regs_common.toml tools/regtool.py $(PK_UCODE) $(CTRL_UCODE) $(MEMMAPS) \
+        tools/memmap.py | $(SETUP_DONE)
 	$(PY) tools/regtool.py $(REG_DESC) --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
 	$(PY) rtl/pk/ucode.py --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
+	$(PY) rtl/ctrl/ctrl_ucode.py --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs/regs
 	$(PY) tools/memmap.py $(MEMMAPS) --sv $(GEN)/rtl --c $(GEN)/include/se/hw --md docs
 	@touch $@
 $(REG_SV) $(REG_H) $(GEN)/rtl/pk_ucode.sv $(GEN)/include/se/hw/pk_ucode.h \
+    $(GEN)/rtl/ctrl_pkg.sv $(GEN)/rtl/ctrl_rom.sv $(GEN)/include/se/hw/ctrl_ucode.h \
     $(GEN)/rtl/soc_memmap.svh $(GEN)/include/se/hw/soc_memmap.h \
     $(GEN)/rtl/engine_memmap.svh $(GEN)/include/se/hw/engine_memmap.h: $(GEN)/regs.stamp
-# The protocol controller's ROM (rtl/ctrl/ctrl_ucode.py, from rtl/ctrl/isa.toml and rtl/ctrl/programs;
-# rtl/ctrl/README.md): a stamp of its own, since no firmware or engine build uses it yet.
-CTRL_UCODE := $(wildcard rtl/ctrl/*.py rtl/ctrl/isa.toml rtl/ctrl/programs/*)
-$(GEN)/ctrl.stamp: $(CTRL_UCODE) | $(SETUP_DONE)
-	$(PY) rtl/ctrl/ctrl_ucode.py --sv $(GEN)/rtl --md docs/regs
-	@touch $@
-$(GEN)/rtl/ctrl_pkg.sv $(GEN)/rtl/ctrl_rom.sv: $(GEN)/ctrl.stamp
-regs: $(GEN)/regs.stamp $(GEN)/ctrl.stamp
+regs: $(GEN)/regs.stamp
 
 # ---- RTL sources: the FuseSoC cores (rtl/**/*.core, docs/architecture.md "Cores") are the one list.
 # tools/cores.py writes them into build/cores.mk, which make builds (after setup: picorv32.v's path is
 # inside .venv) and then reads itself again: RTL_ENGINE (iotse:engine:se_engine), NODE_RTL
-# (iotse:soc:soc_top, the Verilator waiver first), CTRL_RTL (iotse:ip:ctrl), CORE_FILES. tests/rtlsim.py and tools/synth.py
+# (iotse:soc:soc_top, the Verilator waiver first), CORE_FILES. tests/rtlsim.py and tools/synth.py
 # read the cores the same way. `make clean`, `make help` and `make setup` do not need it.
 ifeq ($(filter clean help setup,$(MAKECMDGOALS)),)
 -include $(BUILD)/cores.mk
@@ -439,9 +437,6 @@ lint: $(SE_HOST_LIBS) cross cli regs
 	    echo "   $$f: clean"; \
 	done
 	yosys -q -p "$(foreach f,$(RTL_ENGINE),read_verilog -sv $(f);) hierarchy -check -top se_engine"
-	@echo "== lint: the protocol controller (rtl/ctrl; not in the engine yet)"
-	$(VERILATOR) --lint-only -Wall --top-module ctrl_core $(CTRL_RTL)
-	yosys -q -p "$(foreach f,$(CTRL_RTL),read_verilog -sv $(f);) hierarchy -check -top ctrl_core"
 	@echo "== lint: the SoC (rtl/soc, PicoRV32 waived by rtl/soc/picorv32.vlt), every core configuration"
 	@for f in $(filter rtl/soc/%.sv,$(NODE_RTL)); do \
 	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) $(NODE_RTL) || exit 1; \

@@ -112,8 +112,7 @@ def files(vlnv, name="default"):
 
 # The Makefile's variables: name -> (core, target)
 MAKE_VARS = {"RTL_ENGINE": ("iotse:engine:se_engine", "default"),
-             "NODE_RTL": ("iotse:soc:soc_top", "default"),
-             "CTRL_RTL": ("iotse:ip:ctrl", "default")}
+             "NODE_RTL": ("iotse:soc:soc_top", "default")}
 
 
 def main():

@@ -5,7 +5,8 @@ Syntax, one statement a line; `#` starts a comment:
     name:                   a label (a jump or call target); may precede a statement
     .entry NAME             the entry of program NAME (a [[program]] of programs/index.toml)
     .reg name rN            name is register rN from here on (in every file after this one)
-    .equ NAME value         NAME is the number value
+    .equ NAME value         NAME is the number value (predefined: PK_SLOT_<slot>, PK_PROG_<program>
+                            and PK_ST_<status>, the pk IP's numbers from rtl/pk)
     .const NAME b0 b1 ...   NAME is the offset of a constant in the constant ROM: a length byte,
                             then the bytes (numbers, or "text" in double quotes)
     .macro name p, q        a macro, up to `.endm`; `\\p` in its body is the argument (another
@@ -13,8 +14,9 @@ Syntax, one statement a line; `#` starts a comment:
                             own at each use
     J.z label               an instruction: its mnemonic (J takes a condition suffix), then its
                             operands as isa.toml's syntax writes them: registers, numbers,
-                            .equ names, labels, .const names, status names (ERR) and output
-                            slot names (OUT, OUTN, OUTR: programs/index.toml)
+                            .equ names (a number may be a sum: A + B), labels, .const names,
+                            status names (ERR) and output slot names (OUT, OUTN, OUTR:
+                            programs/index.toml)
 
 The ROM is the files of programs/index.toml's `rom` in order, one namespace for everything.
 `python rtl/ctrl/ctrl_asm.py` prints the listing.
@@ -98,7 +100,9 @@ class _Assembler:
         if bad:
             raise AsmError(f"index.toml: output slots {', '.join(bad)} are not below {isa.OUT_SLOTS}")
         self.regs = {f"r{i}": i for i in range(isa.REGS)}
-        self.equ = {}
+        self.equ = {**{f"PK_SLOT_{k}": v for k, v in isa.PK_SLOT.items()},
+                    **{f"PK_PROG_{k}": v for k, v in isa.PK_PROG.items()},
+                    **{f"PK_ST_{k}": v for k, v in isa.PK_STATUS.items()}}
         self.macros = {}
         self.uses = 0
         self.pending = []   # (pc, field, label, src)
@@ -202,7 +206,11 @@ class _Assembler:
             self.statement(re.sub(r"\\(\w+|@)", arg, btext), f"{bsrc} (in {name} at {src})", depth + 1)
 
     def value(self, tok, src):
-        """A number or an .equ name (None if neither)."""
+        """A number or an .equ name, or a sum of them (A + B: PKRUN's program and cache entry);
+        None if not."""
+        if "+" in tok:
+            parts = [self.value(t.strip(), src) for t in tok.split("+")]
+            return None if None in parts else sum(parts)
         v = _number(tok)
         return v if v is not None else self.equ.get(tok)
 

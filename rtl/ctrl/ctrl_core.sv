@@ -35,11 +35,28 @@ module ctrl_core (
   output logic      [3:0]  out_slot_o,
   output logic      [1:0]  out_kind_o,    // ctrl_pkg: OutSpan, OutNumber, OutReg
   output logic      [15:0] out_a_o,       // span or number: its address; OutReg: the value
-  output logic      [15:0] out_n_o        // span or number: its length in bytes
+  output logic      [15:0] out_n_o,       // span or number: its length in bytes
+  // the SHA IP's calls (SHAI, SHAU, SHAF): a request waits until it is taken in a cycle with
+  // sha_ready_i; for FINAL that cycle is the digest's (sha_digest_i, held until the next INIT)
+  output logic             sha_req_o,
+  output logic      [1:0]  sha_kind_o,    // ctrl_pkg: ShaInit, ShaByte, ShaFinal
+  output logic      [7:0]  sha_byte_o,
+  input  wire logic        sha_ready_i,
+  input  wire logic        sha_err_i,     // with sha_ready_i: the IP refused (the program stops: ENGINE)
+  input  wire logic [255:0] sha_digest_i,
+  // the pk IP's calls (PKW, PKRUN): CLEAR (always taken), BYTE, WRITE and RUN wait for pk_ready_i;
+  // RUN's ready cycle brings the program's status
+  output logic             pk_req_o,
+  output logic      [1:0]  pk_kind_o,     // ctrl_pkg: PkClear, PkByte, PkWrite, PkRun
+  output logic      [7:0]  pk_byte_o,
+  output logic      [9:0]  pk_arg_o,      // WRITE: the slot; RUN: the program [4:0], the cache entry [9:5]
+  input  wire logic        pk_ready_i,
+  input  wire logic [3:0]  pk_status_i
 );
 
-  typedef enum logic [3:0] {
-    SIdle, SExec, SLdb, STag, SLen0, SLen1, SLen2, SMeq, SMcmpX, SMcmpY, SCopy
+  typedef enum logic [4:0] {
+    SIdle, SExec, SLdb, STag, SLen0, SLen1, SLen2, SMeq, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SShaD,
+    SPkB, SPkW, SPkR
   } state_e;
 
   state_e state_q, state_d;
@@ -76,6 +93,7 @@ module ctrl_core (
   logic [7:0]  l0_q, l1_q, x_q;  // TLV's first two length bytes; MCMP's byte of a
   logic        acc_q;        // MEQ: all equal so far; MCMP: a difference seen
   logic        lt_q;         // MCMP: the first difference says below
+  logic        sha_on_q;     // a SHA message is open (SHAI done, no SHAF yet)
 
   // ---- the condition of J -------------------------------------------------------------------
   logic taken;
@@ -111,6 +129,7 @@ module ctrl_core (
   logic        set_z, set_c, nz, nc;
   logic        push, pop;
   logic        cnt_clr, cnt_inc;
+  logic        sha_open, sha_close;
 
   always_comb begin
     state_d = state_q;
@@ -123,6 +142,9 @@ module ctrl_core (
     set_z = 1'b0; set_c = 1'b0; nz = 1'b0; nc = 1'b0;
     push = 1'b0; pop = 1'b0;
     cnt_clr = 1'b0; cnt_inc = 1'b0;
+    sha_req_o = 1'b0; sha_kind_o = ctrl_pkg::ShaInit; sha_byte_o = mem_rdata_i;
+    sha_open = 1'b0; sha_close = 1'b0;
+    pk_req_o = 1'b0; pk_kind_o = ctrl_pkg::PkClear; pk_byte_o = mem_rdata_i; pk_arg_o = imm[9:0];
     mem_re_o = 1'b0; mem_raddr_o = '0;
     mem_we_o = 1'b0; mem_waddr_o = '0; mem_wdata_o = '0;
     out_valid_o = 1'b0; out_slot_o = imm[3:0]; out_kind_o = ctrl_pkg::OutSpan; out_a_o = ra; out_n_o = rb;
@@ -211,8 +233,104 @@ module ctrl_core (
               if (op == ctrl_pkg::OpOutr) out_n_o = '0;
             end
           end
+          ctrl_pkg::OpShai: begin
+            sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaInit;
+            if (!sha_ready_i) begin fin = 1'b0; state_d = SShaI; end
+            else if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
+            else sha_open = 1'b1;
+          end
+          ctrl_pkg::OpShau: begin
+            cnt_clr = 1'b1;
+            if (!sha_on_q) begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
+            else if (rb != '0) begin
+              mem_re_o = 1'b1; mem_raddr_o = ra;
+              fin = 1'b0; state_d = SShaU;
+            end
+          end
+          ctrl_pkg::OpShaf: begin
+            cnt_clr = 1'b1;
+            if (!sha_on_q) begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
+            else begin
+              sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaFinal;
+              fin = 1'b0;
+              state_d = !sha_ready_i ? SShaF : SShaD;
+              if (sha_ready_i) sha_close = 1'b1;
+              if (sha_ready_i && sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
+            end
+          end
+          ctrl_pkg::OpPkw: begin
+            cnt_clr = 1'b1;
+            if (rb > 16'd32 || imm > 14'd31) begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
+            else begin
+              pk_req_o = 1'b1; pk_kind_o = ctrl_pkg::PkClear;
+              fin = 1'b0;
+              if (rb == '0) state_d = SPkW;
+              else begin mem_re_o = 1'b1; mem_raddr_o = ra; state_d = SPkB; end
+            end
+          end
+          ctrl_pkg::OpPkrun: begin
+            pk_req_o = 1'b1; pk_kind_o = ctrl_pkg::PkRun;
+            if (pk_ready_i) begin
+              wr1 = 1'b1; w1 = 16'(pk_status_i); set_z = 1'b1; nz = pk_status_i == 4'd0;
+            end else begin
+              fin = 1'b0; state_d = SPkR;
+            end
+          end
           default: begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
         endcase
+      end
+      // PKW: the bytes into the IP's number, a byte a cycle, then the number into its slot
+      SPkB: begin
+        pk_req_o = 1'b1; pk_kind_o = ctrl_pkg::PkByte;
+        if (pk_ready_i) begin
+          cnt_inc = 1'b1;
+          if (cnt_q + 1'b1 == rb) state_d = SPkW;
+          else begin mem_re_o = 1'b1; mem_raddr_o = ra + cnt_q + 1'b1; end
+        end
+      end
+      SPkW: begin
+        pk_req_o = 1'b1; pk_kind_o = ctrl_pkg::PkWrite;
+        if (pk_ready_i) fin = 1'b1;
+      end
+      // PKRUN waits for the program's end
+      SPkR: begin
+        pk_req_o = 1'b1; pk_kind_o = ctrl_pkg::PkRun;
+        if (pk_ready_i) begin
+          fin = 1'b1; wr1 = 1'b1; w1 = 16'(pk_status_i); set_z = 1'b1; nz = pk_status_i == 4'd0;
+        end
+      end
+      // SHAI waits for the IP
+      SShaI: begin
+        sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaInit;
+        if (sha_ready_i) begin
+          fin = 1'b1;
+          if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
+          else sha_open = 1'b1;
+        end
+      end
+      // SHAU: the byte read in the last cycle goes to the IP; the next is read once it is taken
+      SShaU: begin
+        sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaByte;
+        if (sha_ready_i && sha_err_i) begin
+          stop = 1'b1; stop_status = ctrl_pkg::StEngine;
+        end else if (sha_ready_i) begin
+          cnt_inc = 1'b1;
+          if (cnt_q + 1'b1 == rb) fin = 1'b1;
+          else begin mem_re_o = 1'b1; mem_raddr_o = ra + cnt_q + 1'b1; end
+        end
+      end
+      // SHAF waits for the digest, then writes it a byte a cycle
+      SShaF: begin
+        sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaFinal;
+        if (sha_ready_i) begin
+          sha_close = 1'b1; state_d = SShaD;
+          if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
+        end
+      end
+      SShaD: begin
+        mem_we_o = 1'b1; mem_waddr_o = ra + cnt_q; mem_wdata_o = sha_digest_i[8'd255 - {cnt_q[4:0], 3'b000} -: 8];
+        cnt_inc = 1'b1;
+        if (cnt_q + 1'b1 == 16'd32) fin = 1'b1;
       end
       SLdb: begin
         fin = 1'b1; wr1 = 1'b1; w1 = 16'(mem_rdata_i);
@@ -315,6 +433,7 @@ module ctrl_core (
       cnt_q <= '0;
       l0_q <= '0; l1_q <= '0; x_q <= '0;
       acc_q <= 1'b0; lt_q <= 1'b0;
+      sha_on_q <= 1'b0;
       status_o <= ctrl_pkg::StOk;
       done_o <= 1'b0;
       for (int i = 0; i < 16; i++) regs_q[i] <= '0;
@@ -328,6 +447,7 @@ module ctrl_core (
           pc_q <= entry;
           sp_q <= '0;
           z_q <= 1'b0; c_q <= 1'b0;
+          sha_on_q <= 1'b0;
           status_o <= ctrl_pkg::StOk;
         end
       end else begin
@@ -348,6 +468,8 @@ module ctrl_core (
         if (state_q == SExec && op == ctrl_pkg::OpMcmp) begin acc_q <= 1'b0; lt_q <= 1'b0; end
         if (state_q == SMcmpX) x_q <= mem_rdata_i;
         if (state_q == SMcmpY && !acc_q && x_q != mem_rdata_i) begin acc_q <= 1'b1; lt_q <= x_q < mem_rdata_i; end
+        if (sha_open) sha_on_q <= 1'b1;
+        if (sha_close || stop) sha_on_q <= 1'b0;
         if (stop) begin status_o <= stop_status; done_o <= 1'b1; end
       end
     end

@@ -21,6 +21,16 @@ STATUS = dict(_T["status"])
 STATUS_NAME = {v: k for k, v in STATUS.items()}
 TAG_ANY = 0x100  # TLV's imm[8]
 
+# The pk IP's names, which PKW and PKRUN take (the assembler predefines PK_SLOT_<name>,
+# PK_PROG_<name>, PK_ST_<name>): its operand slots and status codes (rtl/pk/isa.toml) and its
+# programs (rtl/pk/programs/index.toml, CMD RUN's numbers), read from pk's own descriptions.
+_PK = tomllib.loads((HERE.parent / "pk" / "isa.toml").read_text())
+PK_SLOT = {name: i for i, name in enumerate(_PK["slot"])}
+PK_STATUS = dict(_PK["status"])
+PK_PROG = {p["name"]: i for i, p in enumerate(
+    tomllib.loads((HERE.parent / "pk" / "programs" / "index.toml").read_text())["program"])}
+PK_PROG_FIELD = (5, 5)   # PKRUN's imm: the program in [4:0], CMD.SLOT (the cache entry) in [9:5]
+
 
 @dataclass
 class Insn:
@@ -44,6 +54,7 @@ class Insn:
 INSNS = [Insn(op=i, **d) for i, d in enumerate(_T["insn"])]
 BY_NAME = {i.name: i for i in INSNS}
 assert len(INSNS) <= 1 << (FORMAT["op"][0] - FORMAT["op"][1] + 1)
+assert MEM_BYTES & (MEM_BYTES - 1) == 0 and MEM_BYTES <= 1 << WIDTH, "mem_bytes: a power of two the registers reach"
 for _i in INSNS:
     assert all(f in FORMAT for f in _i.operands()), _i.name
 

@@ -1,12 +1,45 @@
 """The ctrl engine's Python model: runs the ROM's words (decoded from their encoding, so the
-assembler's output is what runs) on a 64 KiB byte window, 16 registers and the flags, and counts
-the cycles isa.toml gives each instruction. Tests use it to check the programs against the
+assembler's output is what runs) on the byte window (isa.toml mem_bytes; an address wraps modulo
+its size, as in the engine's RAM), 16 registers and the flags, and counts
+the cycles isa.toml gives each instruction (an IP that answers at once: no waits). The SHA IP's
+calls are hashlib's; the pk IP's are the `cryptography` package's, for the programs the ctrl
+programs run (ECDSA_VERIFY), on P-256 loaded with G's table in cache entry 0. Tests use it to check the programs against the
 software stack and the `cryptography` package, before and apart from the RTL.
 """
+import hashlib
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
+
 import ctrl_asm as asm
 import ctrl_isa as isa
 
 MASK = isa.MASK
+AMASK = isa.MEM_BYTES - 1   # a window address (mem_bytes is a power of two)
+
+
+def pk_status(slots, prog, entry):
+    """The status the pk IP gives program prog run over its operand slots (slot -> number), with
+    P-256 loaded and G's table in cache entry 0."""
+    slot = lambda name: slots.get(isa.PK_SLOT[name], 0)  # noqa: E731
+    if prog == isa.PK_PROG["ECDSA_VERIFY"]:
+        if entry != 0:
+            return "BAD_SEQ"
+        if slot("QX") == 0:          # (pk's VALIDATE refuses x = 0: rtl/pk/README.md)
+            return "BAD_POINT"
+        try:
+            key = ec.EllipticCurvePublicNumbers(slot("QX"), slot("QY"), ec.SECP256R1()).public_key()
+        except ValueError:
+            return "BAD_POINT"
+        try:
+            key.verify(encode_dss_signature(slot("RX"), slot("RY")), slot("E").to_bytes(32, "big"),
+                       ec.ECDSA(Prehashed(hashes.SHA256())))
+        except InvalidSignature:
+            return "VERIFY_FAIL"
+        return "OK"
+    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY alone, not program {prog}")
 
 
 class Machine:
@@ -21,10 +54,12 @@ class Machine:
         self.out = {}            # slot name -> bytes (OUT, OUTN) or int (OUTR)
         self.spans = {}          # slot name -> (address, length) of an OUT
         self.slot_names = {v: k for k, v in self.asm.slots.items()}
+        self.pk = {}             # the pk IP's operand slots a program wrote: slot -> number
         self.cycles = self.steps = 0
 
     def load(self, addr, data):
-        self.mem[addr:addr + len(data)] = data
+        for i, x in enumerate(data):
+            self.mem[(addr + i) & AMASK] = x
 
     def run(self, prog, regs=None, budget=1_000_000, trace=None):
         """Runs program prog (its name) with registers regs (index -> value); returns the status
@@ -34,7 +69,7 @@ class Machine:
         r, mem, c = self.regs, self.mem, self.consts
         for k, v in (regs or {}).items():
             r[k] = v & MASK
-        pc, z, cf, stack = self.asm.entries[prog], 0, 0, []
+        pc, z, cf, stack, sha = self.asm.entries[prog], 0, 0, [], None
         self.out, self.spans, self.cycles, self.steps = {}, {}, 0, 0
         while True:
             if self.steps >= budget:
@@ -84,10 +119,10 @@ class Machine:
             elif name == "SHL":
                 r[d] = (r[a] << imm) & MASK
             elif name == "LDB":
-                r[d] = mem[(r[a] + imm) & MASK]
+                r[d] = mem[(r[a] + imm) & AMASK]
                 self.cycles += 1
             elif name == "STB":
-                mem[(r[a] + imm) & MASK] = r[b] & 0xff
+                mem[(r[a] + imm) & AMASK] = r[b] & 0xff
             elif name == "J":
                 taken = {0: True, 1: z, 2: not z, 3: cf, 4: not cf, 5: cf or z, 6: not (cf or z)}.get(d, False)
                 if taken:
@@ -118,7 +153,7 @@ class Machine:
                 if n and ((r[d] - r[a]) & MASK < n or (r[a] - r[d]) & MASK < n):
                     return "BAD_PROGRAM"  # overlapping ranges
                 for i in range(n):
-                    mem[(r[d] + i) & MASK] = mem[(r[a] + i) & MASK]
+                    mem[(r[d] + i) & AMASK] = mem[(r[a] + i) & AMASK]
                 self.cycles += n
             elif name == "OUT":
                 self.out[self.slot_names[imm]] = self._bytes(r[a], r[b])
@@ -129,11 +164,33 @@ class Machine:
                 self.out[self.slot_names[imm]] = bytes(32 - r[b]) + self._bytes(r[a], r[b])
             elif name == "OUTR":
                 self.out[self.slot_names[imm]] = r[a]
+            elif name == "PKW":
+                if r[b] > 32 or imm > 31:
+                    return "BAD_PROGRAM"
+                self.pk[imm] = int.from_bytes(self._bytes(r[a], r[b]), "big")
+                self.cycles += 1 + r[b]
+            elif name == "PKRUN":
+                r[d] = isa.PK_STATUS[pk_status(self.pk, imm & 31, imm >> 5)]
+                z = int(r[d] == 0)
+            elif name == "SHAI":
+                sha = hashlib.sha256()
+            elif name == "SHAU":
+                if sha is None:
+                    return "BAD_PROGRAM"
+                sha.update(self._bytes(r[a], r[b]))
+                self.cycles += r[b]
+            elif name == "SHAF":
+                if sha is None:
+                    return "BAD_PROGRAM"
+                for i, x in enumerate(sha.digest()):
+                    mem[(r[a] + i) & AMASK] = x
+                sha = None
+                self.cycles += 32
             else:  # pragma: no cover - every instruction of isa.toml is above
                 raise NotImplementedError(name)
 
     def _bytes(self, addr, n):
-        return bytes(self.mem[(addr + i) & MASK] for i in range(n))
+        return bytes(self.mem[(addr + i) & AMASK] for i in range(n))
 
     def _tlv(self, d, a, b, imm):
         """TLV's effect (isa.toml): (Z, C, the bytes it read: its cycles beyond the first)."""
@@ -141,24 +198,24 @@ class Machine:
         p, end = r[a], r[b]
         if p >= end:
             return 0, 0, 0
-        if not imm & isa.TAG_ANY and mem[p] != (imm & 0xff):
+        if not imm & isa.TAG_ANY and mem[p & AMASK] != (imm & 0xff):
             return 0, 0, 1
         n = end - p
-        if n < 2 or (mem[p] & 0x1f) == 0x1f:
+        if n < 2 or (mem[p & AMASK] & 0x1f) == 0x1f:
             return 0, 1, 1
-        ln, hdr = mem[(p + 1) & MASK], 2
+        ln, hdr = mem[(p + 1) & AMASK], 2
         if ln == 0x81:
             if n < 3:
                 return 0, 1, 2
-            if mem[(p + 2) & MASK] < 0x80:
+            if mem[(p + 2) & AMASK] < 0x80:
                 return 0, 1, 3
-            ln, hdr = mem[(p + 2) & MASK], 3
+            ln, hdr = mem[(p + 2) & AMASK], 3
         elif ln == 0x82:
             if n < 4:
                 return 0, 1, 2
-            if mem[(p + 2) & MASK] == 0:
+            if mem[(p + 2) & AMASK] == 0:
                 return 0, 1, 3
-            ln, hdr = mem[(p + 2) & MASK] << 8 | mem[(p + 3) & MASK], 4
+            ln, hdr = mem[(p + 2) & AMASK] << 8 | mem[(p + 3) & AMASK], 4
         elif ln >= 0x80:
             return 0, 1, 2
         if ln > n - hdr:

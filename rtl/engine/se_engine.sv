@@ -1,7 +1,8 @@
 // The security engine: its IPs behind one Wishbone B4 slave, one window each, one interrupt line.
 // The windows (byte offsets from the engine base) are rtl/engine/memmap.toml, through tools/memmap.py
 // (package engine_memmap; docs/engine_map.md): AES, SHA, PK (prime-field ECC), GF2M (B-233/K-233),
-// DMA. wb_interconnect answers an access outside the windows with a bus error.
+// DMA, CTRL (the protocol controller, rtl/ctrl). wb_interconnect answers an access outside the
+// windows with a bus error.
 // The DMA is the engine's Wishbone master (dma_*): it reaches node RAM, [RamBase, RamBase + RamSize)
 // and nothing else, and streams what it reads through the AES and SHA engines (rtl/dma).
 `default_nettype none
@@ -38,7 +39,8 @@ module se_engine #(
 
   localparam int ReqBits = wb_pkg::ReqBits, RspBits = wb_pkg::RspBits;
   localparam int Aes = engine_memmap::AesIdx, Sha = engine_memmap::ShaIdx, Pk = engine_memmap::PkIdx,
-                 Gf2m = engine_memmap::Gf2mIdx, Dma = engine_memmap::DmaIdx;
+                 Gf2m = engine_memmap::Gf2mIdx, Dma = engine_memmap::DmaIdx,
+                 Ctrl = engine_memmap::CtrlIdx;
 
   wb_pkg::wb_req_t req;
   wb_pkg::wb_rsp_t rsp;
@@ -59,7 +61,7 @@ module se_engine #(
     .NumSlaves(engine_memmap::NumRegions), .Bases(engine_memmap::RegionBases), .Sizes(engine_memmap::RegionSizes)
   ) u_bus (.clk_i, .rst_ni, .m_i(req), .m_o(rsp), .s_o(s_req), .s_i(s_rsp));
 
-  logic [4:0] irq;
+  logic [5:0] irq;
 
   // The DMA's streams into AES and SHA.
   logic         aes_own, aes_cmd_valid, aes_out_pop, aes_cmd_ready, aes_out_valid, aes_no_out, aes_held, aes_rel,
@@ -90,25 +92,45 @@ module se_engine #(
     .eng_busy_o(aes_busy), .done_o(aes_done), .status_o(aes_status), .tag_o(aes_tag)
   );
 
+  // The SHA IP's command port, shared by the DMA and the protocol controller: the controller's while
+  // it holds a message (from its INIT on) or asks when the DMA does not; the other one waits.
+  logic         ctrl_sha_own, ctrl_sha_held, ctrl_sha_valid, ctrl_sha_sel, sha_ip_ready;
+  logic [2:0]   ctrl_sha_cmd;
+  logic [511:0] ctrl_sha_din;
+  logic [6:0]   ctrl_sha_bytes;
+  assign ctrl_sha_sel = ctrl_sha_held || (ctrl_sha_own && !sha_own);
+
   sha_wb u_sha (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Sha +: ReqBits]), .wb_o(s_rsp[RspBits*Sha +: RspBits]),
     .irq_o(irq[1]), .busy_o(busy_o[1]),
-    .dma_own_i(sha_own), .dma_hmac_i(sha_hmac), .dma_cmd_valid_i(sha_cmd_valid), .dma_cmd_i(sha_cmd), .dma_din_i(sha_din),
-    .dma_bytes_i(sha_bytes), .cmd_ready_o(sha_cmd_ready), .eng_busy_o(sha_busy), .done_o(sha_done),
-    .status_o(sha_status), .digest_o(sha_digest)
+    .dma_own_i(sha_own || ctrl_sha_own), .plain_i(ctrl_sha_sel), .dma_hmac_i(sha_hmac),
+    .dma_cmd_valid_i(ctrl_sha_sel ? ctrl_sha_valid : sha_cmd_valid), .dma_cmd_i(ctrl_sha_sel ? ctrl_sha_cmd : sha_cmd),
+    .dma_din_i(ctrl_sha_sel ? ctrl_sha_din : sha_din), .dma_bytes_i(ctrl_sha_sel ? ctrl_sha_bytes : sha_bytes),
+    .cmd_ready_o(sha_ip_ready), .eng_busy_o(sha_busy), .done_o(sha_done), .status_o(sha_status), .digest_o(sha_digest)
   );
+  assign sha_cmd_ready = sha_ip_ready && !ctrl_sha_sel;
 
   logic         pk_own, pk_cmd_valid, pk_cmd_ready, pk_busy, pk_done;
   logic [2:0]   pk_cmd;
   logic [4:0]   pk_slot;
   logic [3:0]   pk_status;
   logic [255:0] num_din, pk_dout;  // num_din: the DMA's operand for pk and gf2m
+  // The pk IP's command port, shared by the DMA (operands) and the protocol controller (operands and
+  // programs) as the SHA IP's is.
+  logic         ctrl_pk_own, ctrl_pk_held, ctrl_pk_valid, ctrl_pk_sel, pk_ip_ready;
+  logic [2:0]   ctrl_pk_cmd;
+  logic [4:0]   ctrl_pk_slot, ctrl_pk_prog;
+  logic [255:0] ctrl_pk_din;
+  assign ctrl_pk_sel = ctrl_pk_held || (ctrl_pk_own && !pk_own);
   pk_wb u_pk (
     .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Pk +: ReqBits]), .wb_o(s_rsp[RspBits*Pk +: RspBits]),
     .irq_o(irq[2]), .busy_o(busy_o[2]),
-    .dma_own_i(pk_own), .dma_cmd_valid_i(pk_cmd_valid), .dma_cmd_i(pk_cmd), .dma_slot_i(pk_slot), .dma_din_i(num_din),
-    .cmd_ready_o(pk_cmd_ready), .eng_busy_o(pk_busy), .done_o(pk_done), .status_o(pk_status), .dout_o(pk_dout)
+    .dma_own_i(pk_own || ctrl_pk_own), .dma_cmd_valid_i(ctrl_pk_sel ? ctrl_pk_valid : pk_cmd_valid),
+    .dma_cmd_i(ctrl_pk_sel ? ctrl_pk_cmd : pk_cmd), .dma_slot_i(ctrl_pk_sel ? ctrl_pk_slot : pk_slot),
+    .dma_prog_i(ctrl_pk_prog), .dma_din_i(ctrl_pk_sel ? ctrl_pk_din : num_din),
+    .cmd_ready_o(pk_ip_ready), .eng_busy_o(pk_busy), .done_o(pk_done), .status_o(pk_status), .dout_o(pk_dout)
   );
+  assign pk_cmd_ready = pk_ip_ready && !ctrl_pk_sel;
 
   logic [2:0]   gf_we;
   logic [255:0] gf_rx, gf_ry;
@@ -144,9 +166,23 @@ module se_engine #(
     .gf_we_o(gf_we), .gf_rx_i(gf_rx), .gf_ry_i(gf_ry), .gf_busy_i(gf_busy)
   );
 
-  // (The DMA's busy shows in its STATUS and BUSY_CYCLES; busy_o keeps the four compute IPs.)
-  logic unused_dma_busy;
-  assign unused_dma_busy = dma_busy;
+  // The protocol controller: programs over its own window (rtl/ctrl).
+  logic ctrl_busy;
+  ctrl_wb u_ctrl (
+    .clk_i, .rst_ni, .wb_i(s_req[ReqBits*Ctrl +: ReqBits]), .wb_o(s_rsp[RspBits*Ctrl +: RspBits]),
+    .irq_o(irq[5]), .busy_o(ctrl_busy),
+    .sha_own_o(ctrl_sha_own), .sha_held_o(ctrl_sha_held), .sha_cmd_valid_o(ctrl_sha_valid), .sha_cmd_o(ctrl_sha_cmd),
+    .sha_din_o(ctrl_sha_din), .sha_bytes_o(ctrl_sha_bytes), .sha_cmd_ready_i(sha_ip_ready && ctrl_sha_sel),
+    .sha_busy_i(sha_busy), .sha_status_i(sha_status), .sha_digest_i(sha_digest),
+    .pk_own_o(ctrl_pk_own), .pk_held_o(ctrl_pk_held), .pk_cmd_valid_o(ctrl_pk_valid), .pk_cmd_o(ctrl_pk_cmd),
+    .pk_slot_o(ctrl_pk_slot), .pk_prog_o(ctrl_pk_prog), .pk_din_o(ctrl_pk_din),
+    .pk_cmd_ready_i(pk_ip_ready && ctrl_pk_sel), .pk_busy_i(pk_busy), .pk_status_i(pk_status)
+  );
+
+  // (The DMA's and the controller's busy show in their STATUS and BUSY_CYCLES; busy_o keeps the four
+  // compute IPs.)
+  logic unused_busy;
+  assign unused_busy = dma_busy ^ ctrl_busy;
 
   assign irq_o = |irq;
 

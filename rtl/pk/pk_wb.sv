@@ -7,10 +7,11 @@ module pk_wb #(
   input  wire logic clk_i, rst_ni,
   input  wire wb_pkg::wb_req_t wb_i, output wb_pkg::wb_rsp_t wb_o,  // the bus side: pk_reg_top (regs.toml)
   output logic irq_o, busy_o,                                        // busy_o: STATUS.BUSY (BUSY_CYCLES)
-  // The DMA's operand commands (rtl/dma): while dma_own_i it issues WRITE and READ; then a CMD
-  // write is dropped (ERR.CMD_DROPPED).
+  // The engine's command stream: while dma_own_i the DMA issues WRITE and READ (rtl/dma), or the
+  // protocol controller WRITE and RUN with dma_prog_i (rtl/ctrl; se_engine puts both on this port);
+  // then a CMD write is dropped (ERR.CMD_DROPPED).
   input  wire logic dma_own_i, dma_cmd_valid_i, input wire logic [2:0] dma_cmd_i,
-  input  wire logic [4:0] dma_slot_i, input wire logic [255:0] dma_din_i,
+  input  wire logic [4:0] dma_slot_i, dma_prog_i, input wire logic [255:0] dma_din_i,
   output logic cmd_ready_o, eng_busy_o, done_o, output logic [3:0] status_o, output logic [255:0] dout_o
 );
 
@@ -33,7 +34,7 @@ module pk_wb #(
     .clk_i, .rst_ni,
     .cmd_valid_i(dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr && cmd_ready), .cmd_i(dma_own_i ? dma_cmd_i : reg2hw.cmd.op),
     .slot_i(dma_own_i ? dma_slot_i : reg2hw.cmd.slot),
-    .prog_i(reg2hw.cmd.prog), .insn_i(reg2hw.insn), .din_i(dma_own_i ? dma_din_i : reg2hw.din),
+    .prog_i(dma_own_i ? dma_prog_i : reg2hw.cmd.prog), .insn_i(reg2hw.insn), .din_i(dma_own_i ? dma_din_i : reg2hw.din),
     .cmd_ready_o(cmd_ready), .dout_o(hw2reg.dout), .busy_o(hw2reg.status.busy),
     .done_o(hw2reg.intr_state.done), .status_o(hw2reg.status.result),
     .flags_o(flags), .nprogs_o(hw2reg.capabilities.progs)

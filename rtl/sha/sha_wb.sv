@@ -7,8 +7,9 @@ module sha_wb (
   output logic irq_o, busy_o,                                        // busy_o: STATUS.BUSY (BUSY_CYCLES)
   // The DMA's command stream (rtl/dma): while dma_own_i it issues the engine's commands (its blocks
   // already big-endian); then a CMD write is dropped (ERR.CMD_DROPPED). dma_hmac_i: its INIT starts
-  // an HMAC whatever CTRL.HMAC says (the DMA's CBC records).
-  input  wire logic dma_own_i, dma_hmac_i, dma_cmd_valid_i, input wire logic [2:0] dma_cmd_i,
+  // an HMAC whatever CTRL.HMAC says (the DMA's CBC records); plain_i: a plain SHA-256 whatever CTRL.HMAC
+  // says (the protocol controller's, whose commands se_engine puts on this stream).
+  input  wire logic dma_own_i, plain_i, dma_hmac_i, dma_cmd_valid_i, input wire logic [2:0] dma_cmd_i,
   input  wire logic [511:0] dma_din_i, input wire logic [6:0] dma_bytes_i,
   output logic cmd_ready_o, eng_busy_o, done_o, output logic [2:0] status_o, output logic [255:0] digest_o
 );
@@ -40,7 +41,7 @@ module sha_wb (
 
   sha256_engine u_engine (
     .clk_i, .rst_ni,
-    .hmac_i(reg2hw.ctrl.hmac || (dma_own_i && dma_hmac_i)),
+    .hmac_i(!plain_i && (reg2hw.ctrl.hmac || (dma_own_i && dma_hmac_i))),
     .cmd_valid_i(dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr), .cmd_i(dma_own_i ? dma_cmd_i : reg2hw.cmd.op),
     .din_i(dma_own_i ? dma_din_i : din), .din_bytes_i(dma_own_i ? dma_bytes_i : reg2hw.cmd.bytes),
     .cmd_ready_o(cmd_ready),

@@ -5,7 +5,7 @@
 #include "se/ec_hw.h"
 
 /* The engine must answer its NAME/VERSION probes before it is used: the IPs the DTLS/TLS stack
- * uses (the DMA among them), then the gf2m IP. */
+ * uses (the DMA among them), then the gf2m IP and the protocol controller. */
 static se_status hw_probe_tls(void)
 {
     se_status st = se_drv_aes_probe();
@@ -19,8 +19,12 @@ static se_status hw_probe_tls(void)
 static se_status hw_probe(void)
 {
     se_status st = hw_probe_tls();
-    return st == SE_OK ? se_drv_gf2m_probe() : st;
+    if (st == SE_OK)
+        st = se_drv_gf2m_probe();
+    return st == SE_OK ? se_drv_ctrl_probe() : st;
 }
+
+static const se_ctrl_engine hw_ctrl = {se_drv_ctrl_write, se_drv_ctrl_read, se_drv_ctrl_run, se_drv_ctrl_sig_check};
 
 /* A record is one DMA command; where the DMA cannot reach a buffer, and the drivers may move data
  * through the registers, it is made of AEAD messages instead (hw_aead: those two alone, so firmware
@@ -68,6 +72,7 @@ const se_backend se_backend_hw = {
     .ec_curve = se_ec_use_engine,
     .x25519 = se_drv_pk_x25519,
     .mod = se_drv_pk_mod,
+    .ctrl = &hw_ctrl,
 };
 
 const se_backend se_backend_hw_tls = {

@@ -760,6 +760,14 @@ static se_status pk_remember(const se_ec_curve *c, const uint8_t *pub, size_t le
 static const pk_table pk_builtin = {PK_OPS(pk_verify), builtin};
 static const pk_table pk_runtime = {PK_OPS(pk_verify_cofactor), convert};
 
+se_status se_drv_pk_hold_curve(const se_ec_curve *c)
+{
+    if (c->ops != &pk_builtin.ops && c->ops != &pk_runtime.ops)
+        return SE_ERR_NOT_SUPPORTED;
+    se_drv_ec_params dp;
+    return se_drv_pk_load_curve_g(get_params(c, &dp));
+}
+
 se_status se_ec_use_engine(se_ec_curve *c)
 {
     if (c->name != NULL && strncmp(c->name, "sect233", 7) == 0) {

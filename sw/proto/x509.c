@@ -157,12 +157,17 @@ static int der_time(der *r, int64_t *t)
     /* day within its month: 30 days hath September, April, June and November */
     if (y == 0 || f[3] > (mo == 2 ? 28 + leap : mo == 4 || mo == 6 || mo == 9 || mo == 11 ? 30u : 31u))
         return -1;
+    *t = se_x509_time(y, mo, f[3], f[4], f[5], f[6]);
+    return 0;
+}
+
+int64_t se_x509_time(unsigned y, unsigned mo, unsigned d, unsigned h, unsigned mi, unsigned s)
+{
     /* Days since 1970-01-01, counting years from March so that the leap day comes last. */
     long yy = (long)y - (mo <= 2);
     long days = 365 * yy + yy / 4 - yy / 100 + yy / 400 + (long)((153 * ((mo + 9) % 12) + 2) / 5) +
-                (long)f[3] - 1 - 719468;
-    *t = (int64_t)days * 86400 + (int64_t)(f[4] * 3600 + f[5] * 60 + f[6]);
-    return 0;
+                (long)d - 1 - 719468;
+    return (int64_t)days * 86400 + (int64_t)(h * 3600 + mi * 60 + s);
 }
 
 /* Name ::= SEQUENCE OF RelativeDistinguishedName (SET OF AttributeTypeAndValue). The whole
@@ -319,6 +324,8 @@ se_status se_x509_check_signature(const se_backend *be, const se_ec_curve *p256,
                                   const se_x509 *sig_holder, const uint8_t issuer_pub[65])
 {
     uint8_t hash[32];
+    if (be->ctrl != NULL) /* the engine's protocol controller hashes and verifies (SIG_CHECK) */
+        return be->ctrl->sig_check(p256, sig_holder->tbs, sig_holder->tbs_len, sig_holder->sig, issuer_pub);
     se_status st = be->sha256(sig_holder->tbs, sig_holder->tbs_len, hash);
     if (st != SE_OK)
         return st; /* a backend failure is not a verdict on the certificate */

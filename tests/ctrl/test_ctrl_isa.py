@@ -2,6 +2,7 @@
 expected register, status and cycle count here is computed by hand from isa.toml's definitions,
 not by the model. The same programs run on the RTL in tests/rtl/test_ctrl_core.py, which must
 match the model."""
+import hashlib
 import sys
 
 from se_cli import ROOT
@@ -58,3 +59,52 @@ def test_outputs():
     assert m.out == {"A": b"\x01\x02\x03\x04", "B": b"\x01\x02\x03\x04" + bytes(28), "C": 0x1234}
     m.load(0x300, bytes(4))
     assert m.run("OVERLAP", {1: 0x300}) == "BAD_PROGRAM"
+
+
+def test_sha_calls():
+    """SHAI, SHAU and SHAF: the digests hashlib gives, the cycles isa.toml gives (no waits on the
+    model), and the refusals of a message that was not begun."""
+    m = machine()
+    msg = bytes(range(200)) * 2
+    m.load(0x100, msg)
+    for split in (0, 1, 63, 64, 65, 399, 400):
+        assert m.run("SHA", {1: 0x100, 2: len(msg), 3: split, 4: 0x400}) == "OK"
+        assert m.out["D"] == hashlib.sha256(msg).digest() and bytes(m.mem[0x400:0x420]) == m.out["D"]
+        assert m.out["E"] == hashlib.sha256(b"").digest()
+        # SHAI 1, SHAU 1 + split, ADD, SUB, SHAU 1 + the rest, SHAF 1 + 32, LDI, OUT, SHAI,
+        # LDI, SHAU 1, ADDI, SHAF 33, OUT, END
+        assert m.cycles == 1 + (1 + split) + 2 + (1 + len(msg) - split) + 33 + 2 + 1 + 1 + 1 + 1 + 33 + 1 + 1
+    assert m.run("SHA_NO_INIT", {1: 0x100}) == "BAD_PROGRAM" and m.cycles == 2
+    assert m.run("SHA_TWICE", {1: 0x100}) == "BAD_PROGRAM" and m.cycles == 1 + 33 + 1
+    assert bytes(m.mem[0x100:0x120]) == hashlib.sha256(b"").digest()
+
+
+def test_pk_calls():
+    """PKW and PKRUN: the numbers the pk IP gets, the status it gives back (a signature the
+    `cryptography` package made, and one changed bit of it), and the cycles isa.toml gives."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+    pk = model.isa.PK_SLOT
+    m = machine()
+    m.load(0x100, bytes(range(1, 33)))
+    assert m.run("PK", {1: 0x100}) == "BAD_PROGRAM"            # the PKW of 33 bytes
+    assert m.pk[pk["E"]] == int.from_bytes(bytes(range(1, 33)), "big")
+    assert m.pk[pk["QX"]] == 0 and m.pk[pk["QY"]] == 0x0102030405
+    assert m.regs[4] == model.isa.PK_STATUS["BAD_POINT"] and m.regs[5] == 0
+    assert m.regs[6] == model.isa.PK_STATUS["BAD_SEQ"]
+    # LDI, PKW 2+32, LDI, PKW 2, LDI, PKW 2+5, PKRUN, flags (Z, C clear: LDI, J.nz, J.nc), PKRUN,
+    # LDI, PKW refused at once
+    assert m.cycles == 1 + 34 + 1 + 2 + 1 + 7 + 1 + 3 + 1 + 1 + 1
+    key = ec.generate_private_key(ec.SECP256R1())
+    msg = b"tbsCertificate"
+    r, s = decode_dss_signature(key.sign(msg, ec.ECDSA(hashes.SHA256())))
+    pub = key.public_key().public_numbers()
+    e = hashlib.sha256(msg).digest()
+    for flip, want in ((0, "OK"), (1, "VERIFY_FAIL")):
+        nums = [int.from_bytes(e, "big"), r ^ flip, s, pub.x, pub.y]
+        m.load(0x200, b"".join(v.to_bytes(32, "big") for v in nums))
+        assert m.run("PK_VERIFY", {1: 0x200}) == "OK"
+        assert m.regs[4] == model.isa.PK_STATUS[want] and bool(m.regs[5] & Z) == (want == "OK")
+        # LDI, 5 PKW of 2+32, 4 ADDI, PKRUN, flags (LDI, J.nz, [ORI], J.nc), END
+        assert m.cycles == 1 + 5 * 34 + 4 + 1 + (4 if want == "OK" else 3) + 1

@@ -11,6 +11,7 @@
 No input may keep the controller running: every run must end within budget(length) instructions,
 about three per byte of certificate at most."""
 import calendar
+import hashlib
 import datetime
 import random
 import subprocess
@@ -34,7 +35,8 @@ import ctrl_model as model  # noqa: E402
 
 UTC = datetime.timezone.utc
 STATUS = {"OK": None, "CERT_MALFORMED": "cert_malformed", "CERT_UNSUPPORTED": "cert_unsupported"}
-LIMIT = 0x3fe0   # the program's buffers: a certificate must end below them
+LIMIT = isa.MEM_BYTES - 32   # the program's buffers, the window's top: a certificate must end below them
+AT = 0x0f00                 # where the tests put a time or a name (certificates lie at 0, below it)
 
 
 def budget(n):
@@ -320,8 +322,8 @@ def test_validity(corpus, tally):
         for now in (nb - 86400, nb - 1, nb, nb + 1, (nb + na) // 2, na - 1, na, na + 1, na + 366 * 86400):
             assert run_model(m, corpus[name])[0] is None
             digits = datetime.datetime.fromtimestamp(now, UTC).strftime("%Y%m%d%H%M%S").encode()
-            m.load(0x3000, digits)
-            got = m.run("VALIDITY", {1: 0x3000})
+            m.load(AT, digits)
+            got = m.run("VALIDITY", {1: AT})
             want = "CERT_EXPIRED" if now > na else "CERT_NOT_YET_VALID" if now < nb else "OK"
             assert got == want, (name, now, got)
             n += 1
@@ -347,8 +349,8 @@ def test_name_check(corpus, tally):
         for name in names:
             assert run_model(m, der_)[0] is None
             span, san = (m.spans["SAN"], 1) if "SAN" in m.spans else (m.spans.get("CN", (0, 0)), 0)
-            m.load(0x3000, name.encode())
-            got.append(m.run("NAME_CHECK", {1: span[0], 2: span[0] + span[1], 6: 0x3000, 7: 0x3000 + len(name),
+            m.load(AT, name.encode())
+            got.append(m.run("NAME_CHECK", {1: span[0], 2: span[0] + span[1], 6: AT, 7: AT + len(name),
                                             9: san}))
             reqs.append({"op": "x509_verify", "chain": [der_.hex()], "anchors": [anchor.hex()],
                          "now": now, "name": name})
@@ -362,18 +364,23 @@ def test_name_check(corpus, tally):
     tally("ctrl x509 names", len(got))
 
 
-def test_many_attributes(tally):
-    """A certificate whose subject is 600 attributes of one byte (7 KiB, below `se batch`'s 8 KiB):
-    accepted by both, within budget()."""
+def many_attributes(n):
+    """A certificate whose subject is n attributes of one byte."""
     key = ec.generate_private_key(ec.SECP256R1())
     names = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "many")] +
-                      [x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "x") for _ in range(600)])
+                      [x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "x") for _ in range(n)])
     issuer = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "issuer")])
     now = datetime.datetime.now(UTC)
-    cert = (x509.CertificateBuilder().subject_name(names).issuer_name(issuer).public_key(key.public_key())
+    return (x509.CertificateBuilder().subject_name(names).issuer_name(issuer).public_key(key.public_key())
             .serial_number(7).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1))
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .sign(key, hashes.SHA256()).public_bytes(serialization.Encoding.DER))
+
+
+def test_many_attributes(tally):
+    """A certificate whose subject is 250 attributes of one byte (3,293 bytes; the window is 4 KiB):
+    accepted by both, within budget()."""
+    cert = many_attributes(250)
     assert agree([cert]) == [None]
     m = model.Machine()
     run_model(m, cert)
@@ -382,11 +389,11 @@ def test_many_attributes(tally):
 
 
 def test_input_must_lie_below_the_buffers(corpus):
-    """The program writes its time buffers at 0x3fe0..0x3fff: a certificate that would reach
+    """The program writes its time buffers in the window's top 32 bytes: a certificate that would reach
     them is refused (BAD_INPUT), wherever it is; one that ends right below them is parsed."""
     cert = corpus["se_server"]
     m = model.Machine()
-    for at in (0x3f00, LIMIT - len(cert) + 1, 0x8000):
+    for at in (LIMIT - 0x80, LIMIT - len(cert) + 1, 0x8000):
         m.load(at, cert)
         assert m.run("X509_PARSE", {1: at, 2: at + len(cert)}) == "BAD_INPUT", at
     m.load(LIMIT - len(cert), cert)
@@ -433,3 +440,68 @@ def test_assembler_and_encoding():
     f.write_text('.const S "a#b"  # its comment\n.macro m a\nx\\@:\n\tLDI\t\\a,\t1\n.endm\n.entry P\n    m r1\n    m r2\n    MEQ r1, r2, S\n    END\n')
     rom = asm.assemble([f], index)
     assert rom.consts == bytearray(b"\x03a#b") and len(rom.code) == 4 and set(rom.labels) == {"prog_P", "x_1", "x_2"}
+
+
+def test_the_engine_parses_as_the_sw_stack(corpus, tally):
+    """X509_PARSE in the engine (`se --backend rtl`: the driver loads the window, runs the program and
+    reads its slots): the sw stack's answer, whole, for every corpus certificate, every truncation
+    of one and 400 mutations; the fields `cryptography` reads; and a certificate too long for the
+    window refused by name."""
+    rng = random.Random(27)
+    certs = [corpus[n] for n in sorted(corpus)]
+    certs += [corpus["openssl_leaf"][:n] for n in range(len(corpus["openssl_leaf"]))]
+    for _ in range(400):
+        b = bytearray(rng.choice(certs[:len(corpus)]))
+        b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+        certs.append(bytes(b))
+    reqs = [{"op": "x509_parse", "cert": c.hex()} for c in certs]
+    rtl, sw = run_batch(reqs, "rtl"), run_batch(reqs, "sw")
+    for c, r, s in zip(certs, rtl, sw):
+        assert r == s, (c.hex(), r, s)
+    assert {"cert_malformed", "cert_unsupported"} <= {s.get("error") for s in sw} and any("error" not in s for s in sw)
+    for name in ACCEPTED:
+        r = rtl[sorted(corpus).index(name)]
+        cert = x509.load_der_x509_certificate(corpus[name])
+        pub = cert.public_key().public_numbers()
+        assert bytes.fromhex(r["tbs"]) == cert.tbs_certificate_bytes, name
+        assert r["pub"] == "04" + pub.x.to_bytes(32, "big").hex() + pub.y.to_bytes(32, "big").hex(), name
+        assert r["not_after"] == int(cert.not_valid_after_utc.timestamp()), name
+    # Past the window's buffers: too_large on the engine (the sw stack takes up to 8 KiB).
+    big = many_attributes(400)
+    assert len(big) > LIMIT
+    assert run_batch([{"op": "x509_parse", "cert": big.hex()}], "rtl") == [{"error": "too_large"}]
+    assert "error" not in run_batch([{"op": "x509_parse", "cert": big.hex()}], "sw")[0]
+    tally("ctrl x509 on the engine", len(certs) + 1)
+
+
+def test_sig_check(corpus, tally):
+    """SIG_CHECK on the model (SHA-256 of the TBS on the SHA IP, ECDSA on the pk IP) for every
+    accepted certificate against every P-256 key of the corpus: OK exactly where the `cryptography`
+    package verifies the signature with that key."""
+    from cryptography.exceptions import InvalidSignature
+    m = model.Machine()
+    keys = {n: x509.load_der_x509_certificate(corpus[n]).public_key() for n in ACCEPTED}
+    keys = {n: k for n, k in keys.items() if isinstance(k, ec.EllipticCurvePublicKey)}
+    runs, oks = 0, 0
+    for name in ACCEPTED:
+        cert = x509.load_der_x509_certificate(corpus[name])
+        err, out = run_model(m, corpus[name])
+        tbs = m.spans["TBS"]
+        for kname, key in keys.items():
+            pub = key.public_numbers()
+            m.load(0x0e00, out["SIG_R"] + out["SIG_S"])
+            m.load(0x0e40, pub.x.to_bytes(32, "big") + pub.y.to_bytes(32, "big"))
+            got = m.run("SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: 0x0e00, 6: 0x0e40, 7: 0x0e80})
+            try:
+                key.verify(cert.signature, cert.tbs_certificate_bytes, ec.ECDSA(hashes.SHA256()))
+                want = "OK"
+            except InvalidSignature:
+                want = "CERT_SIGNATURE"
+            assert got == want, (name, kname, got)
+            assert bytes(m.mem[0x0e80:0x0ea0]) == hashlib.sha256(cert.tbs_certificate_bytes).digest()
+            runs, oks = runs + 1, oks + (got == "OK")
+    assert oks >= 15 and runs - oks > 100   # (each leaf's own issuer, the self-signed ones; the rest not)
+    m.load(0x0e40, bytes(64))                # a key that is no point: CERT_SIGNATURE, as the sw stack says
+    assert m.run("SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: 0x0e00, 6: 0x0e40, 7: 0x0e80}) == "CERT_SIGNATURE"
+    assert m.run("SIG_CHECK", {1: 5, 2: 4, 3: 0x0e00, 6: 0x0e40, 7: 0x0e80}) == "BAD_INPUT"
+    tally("ctrl signature checks", runs)

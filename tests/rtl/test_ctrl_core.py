@@ -12,6 +12,7 @@ from the window, numbers right-aligned, register values). The model itself is ch
 software stack and `cryptography` (tests/ctrl/test_ctrl_x509.py) and against hand-computed
 results (tests/ctrl/test_ctrl_isa.py)."""
 import datetime
+import hashlib
 import json
 import os
 import pathlib
@@ -32,8 +33,10 @@ import ctrl_model as model  # noqa: E402
 import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
+PK = {"VerifyProg": isa.PK_PROG["ECDSA_VERIFY"], "BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
 
-CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x3000, 0x3100   # where the tests put a certificate, the time, a name
+CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0f00, 0x0f40   # where the tests put a certificate, the time, a name
+SIG_AT, KEY_AT, DIGEST_AT = 0x0e00, 0x0e40, 0x0e80  # SIG_CHECK's signature, key and digest
 KIND = {0: "span", 1: "number", 2: "reg"}
 
 
@@ -43,11 +46,15 @@ class TB:
         self.events = []
         cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
         cocotb.start_soon(self._outputs())
+        cocotb.start_soon(self._sha())
+        cocotb.start_soon(self._pk())
 
     async def reset(self):
         d = self.dut
-        for s in (d.start_i, d.prog_i, d.reg_we_i, d.reg_idx_i, d.reg_wdata_i, d.ld_we_i, d.ld_addr_i, d.ld_data_i):
+        for s in (d.start_i, d.prog_i, d.reg_we_i, d.reg_idx_i, d.reg_wdata_i, d.ld_we_i, d.ld_addr_i, d.ld_data_i,
+                  d.sha_err_i, d.sha_err_final_i, d.sha_digest_i, d.pk_verify_status_i):
             s.value = 0
+        d.sha_ready_i.value = 1
         d.rst_ni.value = 0
         await ClockCycles(d.clk_i, 2)
         d.rst_ni.value = 1
@@ -61,6 +68,44 @@ class TB:
             if d.out_valid_o.value:
                 self.events.append((int(d.out_slot_o.value), KIND[int(d.out_kind_o.value)], int(d.out_a_o.value),
                                     int(d.out_n_o.value)))
+
+    async def _sha(self):
+        """The SHA IP, answering at once: hashlib's SHA-256 over the bytes of each INIT..FINAL; the
+        digest shows from the cycle after the FINAL on."""
+        d, h, digest = self.dut, hashlib.sha256(), None
+        while True:
+            await RisingEdge(d.clk_i)
+            if digest is not None:
+                d.sha_digest_i.value, digest = digest, None
+            await ReadOnly()
+            if d.sha_req_o.value:
+                kind = int(d.sha_kind_o.value)
+                if kind == 0:
+                    h = hashlib.sha256()
+                elif kind == 1:
+                    h.update(bytes([int(d.sha_byte_o.value)]))
+                else:
+                    digest = int.from_bytes(h.digest(), "big")
+
+    async def _pk(self):
+        """The pk IP, answering at once: its slots as the WRITEs leave them, and ECDSA_VERIFY's
+        status over them kept on pk_verify_status_i (the `cryptography` package's verdict)."""
+        d, num, slots, st = self.dut, 0, {}, None
+        while True:
+            await RisingEdge(d.clk_i)
+            if st is not None:
+                d.pk_verify_status_i.value, st = st, None
+            await ReadOnly()
+            if not d.pk_req_o.value:
+                continue
+            kind = int(d.pk_kind_o.value)
+            if kind == 0:
+                num = 0
+            elif kind == 1:
+                num = (num << 8 | int(d.pk_byte_o.value)) & ((1 << 256) - 1)
+            elif kind == 2:
+                slots[int(d.pk_arg_o.value) & 31] = num
+                st = isa.PK_STATUS[model.pk_status(slots, isa.PK_PROG["ECDSA_VERIFY"], 0)]
 
     async def load(self, addr, data):
         d = self.dut
@@ -145,12 +190,14 @@ async def programs(dut):
     await tb.reset()
     m = model.Machine()
     certs = [bytes.fromhex(c) for c in json.loads(pathlib.Path(os.environ["CTRL_CERTS"]).read_text())]
-    seen = {}
+    seen, parsed = {}, {}
     for i, cert in enumerate(certs):
         await tb.load(CERT_AT, cert)
         m.load(CERT_AT, cert)
         verdict, cycles = await check(tb, m, "X509_PARSE", {1: CERT_AT, 2: CERT_AT + len(cert)}, f"cert {i}")
         seen[verdict] = seen.get(verdict, 0) + 1
+        if verdict == "OK":
+            parsed.setdefault(m.out["SUBJECT"], (cert, dict(m.out), m.spans["TBS"]))   # (the first: unmutated)
         if i < 3 and verdict == "OK":   # VALIDITY around this certificate's times, NAME_CHECK with names
             for now in (b"19491231235959", b"20000101000000", b"20261127120000", b"20991231235959",
                         m.out["NOT_BEFORE"], m.out["NOT_AFTER"]):
@@ -166,9 +213,37 @@ async def programs(dut):
                 v, _ = await check(tb, m, "NAME_CHECK", {1: span[0], 2: span[0] + span[1], 6: NAME_AT,
                                                          7: NAME_AT + len(name), 9: san}, f"cert {i} name {name}")
                 seen["NAME_CHECK " + v] = seen.get("NAME_CHECK " + v, 0) + 1
+    # SIG_CHECK of every parsed certificate whose issuer is among them (the self-signed too), with
+    # the issuer's key and, beside it, a key of another issuer
+    keys = [o["PUB_X"] + o["PUB_Y"] for _, o, _ in parsed.values()]
+    for cert, out, tbs in parsed.values():
+        if out["ISSUER"] not in parsed:
+            continue
+        issuer = parsed[out["ISSUER"]][1]
+        for key in {issuer["PUB_X"] + issuer["PUB_Y"], keys[0]}:
+            for at, data in ((CERT_AT, cert), (SIG_AT, out["SIG_R"] + out["SIG_S"]), (KEY_AT, key)):
+                await tb.load(at, data)
+                m.load(at, data)
+            v, _ = await check(tb, m, "SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: SIG_AT, 6: KEY_AT, 7: DIGEST_AT},
+                               f"signature of {out['SUBJECT'].hex()}")
+            seen["SIG_CHECK " + v] = seen.get("SIG_CHECK " + v, 0) + 1
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
-            "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME"} <= set(seen), seen
+            "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
+            "SIG_CHECK CERT_SIGNATURE"} <= set(seen), seen
+
+
+def signed(flip):
+    """e, r, s, x, y (32 bytes each) of a P-256 signature the `cryptography` package made; flip
+    changes r's low bit."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+    key = ec.generate_private_key(ec.SECP256R1())
+    r, s = decode_dss_signature(key.sign(b"tbs", ec.ECDSA(hashes.SHA256())))
+    pub = key.public_key().public_numbers()
+    nums = [int.from_bytes(hashlib.sha256(b"tbs").digest(), "big"), r ^ flip, s, pub.x, pub.y]
+    return b"".join(v.to_bytes(32, "big") for v in nums)
 
 
 @cocotb.test()
@@ -179,7 +254,12 @@ async def isa_programs(dut):
     for prog, regs, data in (("ALU", {}, None), ("CALLS", {2: 8}, None), ("CALLS", {2: 9}, None),
                              ("RET_EMPTY", {}, None), ("MEM", {1: 0x100, 2: 0x200}, (0x100, b"abcd")),
                              ("OUTS", {1: 0x100}, (0x100, b"\x01\x02\x03\x04" + bytes(28))),
-                             ("OVERLAP", {1: 0x300}, (0x300, bytes(6)))):
+                             ("OVERLAP", {1: 0x300}, (0x300, bytes(6))),
+                             ("SHA", {1: 0x500, 2: 300, 3: 64, 4: 0x800}, (0x500, bytes(range(256)) + bytes(44))),
+                             ("SHA", {1: 0x500, 2: 300, 3: 7, 4: 0x800}, None),
+                             ("SHA_NO_INIT", {1: 0x500}, None), ("SHA_TWICE", {1: 0x900}, None),
+                             ("PK", {1: 0x100}, (0x100, bytes(range(1, 33)))),
+                             ("PK_VERIFY", {1: 0xa00}, (0xa00, signed(0))), ("PK_VERIFY", {1: 0xa00}, (0xa00, signed(1)))):
         if data:
             await tb.load(*data)
             m.load(*data)
@@ -187,6 +267,16 @@ async def isa_programs(dut):
         dut._log.info(f"{prog} {regs}: {status} in {cycles} cycles")
     status, cycles = await tb.run(len(m.asm.table), {})   # no such program: the ROM's empty last word
     assert (rom_status(status), cycles) == ("BAD_PROGRAM", 1)
+    # The SHA IP refusing (another master took it): the program stops with ENGINE, at SHAI already
+    # or, with an IP that refuses only the digest, at SHAF.
+    progs = [p["name"] for p in m.asm.table]
+    dut.sha_err_i.value = 1
+    status, cycles = await tb.run(progs.index("SHA"), {1: 0x500, 2: 300, 3: 7, 4: 0x800})
+    assert (rom_status(status), cycles) == ("ENGINE", 1)
+    dut.sha_err_i.value, dut.sha_err_final_i.value = 0, 1
+    status, cycles = await tb.run(progs.index("SHA"), {1: 0x500, 2: 300, 3: 7, 4: 0x800})
+    assert (rom_status(status), cycles) == ("ENGINE", 1 + 8 + 2 + 294 + 1)   # SHAI, SHAU 7, ADD, SUB, SHAU 293, SHAF
+    dut.sha_err_final_i.value = 0
 
 
 def certificates(tmp):
@@ -217,7 +307,7 @@ def certificates(tmp):
 def test_ctrl_core(tmp_path):
     certs = tmp_path / "certs.json"
     certs.write_text(json.dumps([c.hex() for c in certificates(tmp_path)]))
-    run_cocotb("ctrl_tb", sources("iotse:ip:ctrl") + ["tests/rtl/tb/ctrl_tb.sv"], "test_ctrl_core",
+    run_cocotb("ctrl_tb", sources("iotse:ip:ctrl", "core") + ["tests/rtl/tb/ctrl_tb.sv"], "test_ctrl_core", parameters=PK,
                test_filter=r"\.programs$", extra_env={"CTRL_CERTS": str(certs)})
 
 
@@ -227,6 +317,7 @@ def test_ctrl_core_isa():
     gen.mkdir(parents=True, exist_ok=True)
     for name, text in ucode.gen_sv(asm.load(ISA_DIR)).items():
         (gen / name).write_text(text)
-    core = [s for s in sources("iotse:ip:ctrl") if not s.startswith("build/gen/")]
+    core = [s for s in sources("iotse:ip:ctrl", "core") if not s.startswith("build/gen/")]
     run_cocotb("ctrl_tb", [str((gen / "ctrl_pkg.sv").relative_to(ROOT)), str((gen / "ctrl_rom.sv").relative_to(ROOT))]
-               + core + ["tests/rtl/tb/ctrl_tb.sv"], "test_ctrl_core", tag="_isa", test_filter=r"\.isa_programs$")
+               + core + ["tests/rtl/tb/ctrl_tb.sv"], "test_ctrl_core", tag="_isa", test_filter=r"\.isa_programs$",
+               parameters=PK)

@@ -1,9 +1,11 @@
-"""se_engine (AES + SHA IPs behind their register blocks and Wishbone B4 slaves): identification,
-bus errors, bad register sequences and interrupts, with random master-side stalls on every access.
+"""se_engine (AES + SHA IPs behind their register blocks and Wishbone B4 slaves, the protocol
+controller's window and programs): identification, bus errors, bad register sequences and
+interrupts, with random master-side stalls on every access.
 Reference results come from the `cryptography` package and hashlib; the full vector suites run
 through the CLI's --backend rtl (tests/crypto)."""
 import hashlib
 import hmac
+import datetime
 import os
 import random
 import sys
@@ -11,16 +13,23 @@ import sys
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.x509.oid import NameOID
 
 from rtlsim import ENGINE_SOURCES, ROOT, WbMaster, memmap, regmap as reg_list, run_cocotb
 
 sys.path.insert(0, str(ROOT / "rtl" / "pk"))
+sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
+import ctrl_isa  # noqa: E402  (the controller's status codes and window size)
+import ctrl_asm  # noqa: E402  (its program table and output slots)
 import ucode  # noqa: E402  (the pk microcode's digit width)
 
 WINDOWS = memmap("rtl/engine/memmap.toml")   # the engine's windows: {ip: (base, size)}
-AES, SHA, PK, GF2M = (WINDOWS[ip][0] for ip in ("aes", "sha", "pk", "gf2m"))
+AES, SHA, PK, GF2M, CTRL = (WINDOWS[ip][0] for ip in ("aes", "sha", "pk", "gf2m", "ctrl"))
 
 
 def regmap(ip):
@@ -30,7 +39,7 @@ def regmap(ip):
                      r.value if r.access == "const" else None) for r in reg_list(f"rtl/{ip}/regs.toml")}
 
 
-A, S, P, G = regmap("aes"), regmap("sha"), regmap("pk"), regmap("gf2m")
+A, S, P, G, C = regmap("aes"), regmap("sha"), regmap("pk"), regmap("gf2m"), regmap("ctrl")
 
 
 def field(regs, reg, name, value):
@@ -472,5 +481,187 @@ async def done_interrupt(dut):
     assert busy > 0
 
 
-def test_engine_wb():
-    run_cocotb("se_engine", ENGINE_SOURCES, "test_engine_wb")
+def leaf_cert():
+    """A P-256 leaf with a commonName and a subjectAltName, made by the `cryptography` package."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "node.example")])
+    t = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(77).not_valid_before(t).not_valid_after(t + datetime.timedelta(days=400))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("node.example")]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    return cert, cert.public_bytes(serialization.Encoding.DER)
+
+
+class Ctrl:
+    """The protocol controller through its registers (rtl/ctrl/regs.toml)."""
+
+    def __init__(self, tb):
+        self.tb = tb
+        rom = ctrl_asm.load()
+        self.prog = {p["name"]: i for i, p in enumerate(rom.table)}
+        self.slot = rom.slots
+
+    async def err(self):
+        """ERR, then cleared."""
+        e = await self.tb.read(CTRL + C["ERR"][0])
+        await self.tb.write(CTRL + C["ERR"][0], 0xFFFFFFFF)
+        return e
+
+    async def load(self, addr, data):
+        await self.tb.write(CTRL + C["WIN_ADDR"][0], addr)
+        data = data + bytes(-len(data) % 4)
+        for i in range(0, len(data), 4):
+            await self.tb.write(CTRL + C["WIN_WDATA"][0], int.from_bytes(data[i:i + 4], "little"))
+
+    async def dump(self, addr, n):
+        await self.tb.write(CTRL + C["WIN_ADDR"][0], addr)
+        out = b""
+        while len(out) < n:
+            out += (await self.tb.read(CTRL + C["WIN_RDATA"][0])).to_bytes(4, "little")
+        return out[:n]
+
+    async def start(self, prog, regs=None):
+        for i, v in (regs or {}).items():
+            await self.tb.write(CTRL + C["SETREG"][0], field(C, "SETREG", "IDX", i) | field(C, "SETREG", "DATA", v))
+        await self.tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "START") |
+                            field(C, "CMD", "PROG", self.prog.get(prog, prog)))
+
+    async def result(self):
+        st = await self.tb.wait_status(CTRL, C, "BUSY", 0, limit=20000)
+        return {v: k for k, v in ctrl_isa.STATUS.items()}[get(C, "STATUS", "RESULT", st)]
+
+    async def outputs(self):
+        valid = await self.tb.read(CTRL + C["OUT_VALID"][0])
+        return {name: await self.tb.read(CTRL + C["OUT"][0] + 4 * i) for name, i in self.slot.items()
+                if valid >> i & 1}
+
+
+@cocotb.test()
+async def ctrl_window_and_x509(dut):
+    """The window written and read back word by word (back-to-back accesses included), range errors;
+    X509_PARSE on a certificate the `cryptography` package made: its spans, numbers and times."""
+    tb = TB(dut, seed_of() + 4)
+    await tb.reset()
+    c = Ctrl(tb)
+    assert await tb.read(CTRL + C["NAME"][0]) == C["NAME"][2]
+    kib = get(C, "CAPABILITIES", "WINDOW_KIB", await tb.read(CTRL + C["CAPABILITIES"][0]))
+    assert kib * 1024 == ctrl_isa.MEM_BYTES
+    data = tb.rng.randbytes(ctrl_isa.MEM_BYTES)
+    await c.load(0, data)
+    assert await c.dump(0, len(data)) == data
+    at = 4 * tb.rng.randrange(ctrl_isa.MEM_BYTES // 4 - 8)
+    assert await c.dump(at, 32) == data[at:at + 32]
+    assert await c.err() == 0
+    # Unaligned or past the window: refused, read as 0, WIN_ADDR left where it was.
+    for addr in (2, ctrl_isa.MEM_BYTES, 0x10000):
+        await tb.write(CTRL + C["WIN_ADDR"][0], addr)
+        await tb.write(CTRL + C["WIN_WDATA"][0], 0xDEADBEEF)
+        assert await tb.read(CTRL + C["WIN_RDATA"][0]) == 0
+        assert get(C, "ERR", "WIN_RANGE", await c.err()) == 1
+        assert await tb.read(CTRL + C["WIN_ADDR"][0]) == addr
+    assert await c.dump(0, len(data)) == data   # (nothing written)
+
+    cert, der = leaf_cert()
+    await c.load(0, der)
+    await c.start("X509_PARSE", {1: 0, 2: len(der)})
+    assert await c.result() == "OK"
+    out = await c.outputs()
+    span = lambda v: der[v & 0xFFFF:(v & 0xFFFF) + (v >> 16)]  # noqa: E731
+    assert span(out["TBS"]) == cert.tbs_certificate_bytes
+    assert span(out["SUBJECT"]) == cert.subject.public_bytes() == span(out["ISSUER"])
+    assert span(out["CN"]) == b"node.example"
+    pub = cert.public_key().public_numbers()
+    assert int.from_bytes(span(out["PUB_X"]), "big") == pub.x and int.from_bytes(span(out["PUB_Y"]), "big") == pub.y
+    assert out["IS_CA"] == 0 and out["PATH_LEN"] == 0xFFFF and "KEY_USAGE" not in out
+    nb, na = out["NOT_BEFORE"], out["NOT_AFTER"]
+    assert await c.dump(nb & 0xFFFF, nb >> 16) == cert.not_valid_before_utc.strftime("%Y%m%d%H%M%S").encode()
+    assert await c.dump(na & 0xFFFF, na >> 16) == cert.not_valid_after_utc.strftime("%Y%m%d%H%M%S").encode()
+    # A truncated certificate: the software stack's refusal, and START cleared the outputs first.
+    await c.start("X509_PARSE", {1: 0, 2: len(der) - 1})
+    assert await c.result() == "CERT_MALFORMED"
+    assert "TBS" not in await c.outputs()
+    assert await c.err() == 0
+
+
+@cocotb.test()
+async def ctrl_bad_sequences(dut):
+    """While a program runs, CMD, SETREG and the window are refused (ERR.CMD_DROPPED) and change
+    nothing; an unknown OP is ERR.BAD_CMD; a program number with no program stops with BAD_PROGRAM;
+    DONE raises the interrupt."""
+    tb = TB(dut, seed_of() + 5)
+    await tb.reset()
+    c = Ctrl(tb)
+    cert, der = leaf_cert()
+    await c.load(0, der)
+    await tb.write(CTRL + C["INTR_ENABLE"][0], 1)
+    await c.start("X509_PARSE", {1: 0, 2: len(der)})
+    assert get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])) == 1
+    await c.start("VALIDITY")                                    # dropped: the parse goes on
+    await tb.write(CTRL + C["SETREG"][0], field(C, "SETREG", "IDX", 2) | field(C, "SETREG", "DATA", 1))
+    await tb.write(CTRL + C["WIN_ADDR"][0], 0)
+    await tb.write(CTRL + C["WIN_WDATA"][0], 0)
+    assert await tb.read(CTRL + C["WIN_RDATA"][0]) == 0
+    assert get(C, "ERR", "CMD_DROPPED", await c.err()) == 1
+    assert dut.irq_o.value == 0
+    assert await c.result() == "OK"
+    assert dut.irq_o.value == 1
+    await tb.write(CTRL + C["INTR_STATE"][0], 1)
+    assert await c.dump(0, len(der)) == der                      # the write was dropped
+    assert "TBS" in await c.outputs()
+    for op in (0, 2, 3):
+        await tb.write(CTRL + C["CMD"][0], op)
+        assert get(C, "ERR", "BAD_CMD", await c.err()) == 1
+        assert get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])) == 0
+    await c.start(15)
+    assert await c.result() == "BAD_PROGRAM"
+    assert await c.outputs() == {}
+    assert dut.irq_o.value == 1
+    assert await tb.read(CTRL + C["BUSY_CYCLES"][0]) > 0
+
+
+@cocotb.test()
+async def ctrl_sha256(dut):
+    """The program SHA256 on the SHA IP: the NIST CAVP short and long messages that fit the window
+    (cryptography-vectors), split across blocks as SHAU stages them, whatever the SHA registers'
+    CTRL.HMAC says; while it holds the IP, the SHA registers' commands are dropped and the digest
+    stays right."""
+    from nist import parse
+    tb = TB(dut, seed_of() + 6)
+    await tb.reset()
+    c = Ctrl(tb)
+    root = os.environ["SE_VECTORS"]
+    msgs = []
+    for name in ("SHA256ShortMsg.rsp", "SHA256LongMsg.rsp"):
+        for _, r in parse(os.path.join(root, "hashes", "SHA2", name)):
+            n = int(r["Len"]) // 8
+            if n <= 3000:
+                msgs.append((bytes.fromhex(r["Msg"])[:n], bytes.fromhex(r["MD"])))
+    assert len(msgs) > 70
+    digest_at = ctrl_isa.MEM_BYTES - 32
+    await tb.write(SHA + S["CTRL"][0], field(S, "CTRL", "HMAC", 1))   # the CPU's setting: not the program's
+    for i, (msg, md) in enumerate(msgs):
+        await c.load(0, msg)
+        await c.start("SHA256", {1: 0, 2: len(msg), 3: digest_at})
+        if i == len(msgs) - 1:   # the longest: meddle with the SHA IP while the program hashes
+            await ClockCycles(dut.clk_i, 200)
+            assert get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])) == 1
+            await tb.write(SHA + S["CMD"][0], field(S, "CMD", "OP", "INIT"))
+            assert get(S, "ERR", "CMD_DROPPED", await tb.read(SHA + S["ERR"][0])) == 1
+        assert await c.result() == "OK", len(msg)
+        out = await c.outputs()
+        assert out == {"DIGEST": 32 << 16 | digest_at}
+        assert await c.dump(digest_at, 32) == md, len(msg)
+    # An empty span, and one that ends before it begins (BAD_INPUT)
+    await c.start("SHA256", {1: 8, 2: 8, 3: digest_at})
+    assert await c.result() == "OK"
+    assert await c.dump(digest_at, 32) == hashlib.sha256(b"").digest()
+    await c.start("SHA256", {1: 9, 2: 8, 3: digest_at})
+    assert await c.result() == "BAD_INPUT"
+    # The SHA IP is the CPU's again once the program is over.
+    assert await tb.sha_message(b"abc") == hashlib.sha256(b"abc").digest()
+
+
+def test_engine_wb(vectors):
+    run_cocotb("se_engine", ENGINE_SOURCES, "test_engine_wb", extra_env={"SE_VECTORS": str(vectors)})

@@ -1,4 +1,5 @@
-/* CLI ops for X.509 (sw/proto/x509.c): x509_parse and x509_verify, on the current backend. */
+/* CLI ops for X.509 (sw/proto/x509.c): x509_parse and x509_verify, on the current backend (x509_parse
+ * on the engine's protocol controller where the backend has one: rtl). */
 #include <string.h>
 
 #include "cli.h"
@@ -90,7 +91,7 @@ static se_status op_x509_parse(const json_t *req, json_t *resp)
     se_x509 x;
     se_status st = cli_hex(req, "cert", der, sizeof der, &len);
     if (st == SE_OK)
-        st = se_x509_parse(&x, der, len);
+        st = se_x509_parse_on(cli_be->ops, &x, der, len);
     if (st != SE_OK)
         return st;
     if (x.cn != NULL) {

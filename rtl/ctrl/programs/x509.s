@@ -21,10 +21,10 @@
 .const ALG_P256 0x30 0x13 0x06 0x07 0x2a 0x86 0x48 0xce 0x3d 0x02 0x01 0x06 0x08 0x2a 0x86 0x48 0xce 0x3d 0x03 0x01 0x07
 .const OID_CN 0x55 0x04 0x03                   # id-at-commonName's contents
 
-# Where the validity times are written (14 digits each): the top of what an immediate reaches (16
-# KiB). The certificate must lie below them (BAD_INPUT otherwise).
-.equ NB_BUF 0x3fe0
-.equ NA_BUF 0x3ff0
+# Where the validity times are written (14 digits each): the window's top 32 bytes (isa.toml
+# mem_bytes, 4 KiB). The certificate must lie below them (BAD_INPUT otherwise).
+.equ NB_BUF 0x0fe0
+.equ NA_BUF 0x0ff0
 
 # need_alg LIMIT, CONST: an AlgorithmIdentifier SEQUENCE at p that must be exactly CONST:
 # malformed DER is CERT_MALFORMED, another algorithm CERT_UNSUPPORTED (x509.c der_alg).

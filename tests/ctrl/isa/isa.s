@@ -101,3 +101,60 @@ rec_done:
     ADDI r4, r1, 2
     COPY r4, r1, r3
     END
+
+.entry SHA
+    SHAI
+    SHAU r1, r3             # the first r3 bytes
+    ADD r5, r1, r3
+    SUB r6, r2, r3
+    SHAU r5, r6             # the rest
+    SHAF r4
+    LDI r7, 32
+    OUT D, r4, r7
+    SHAI
+    LDI r8, 0
+    SHAU r1, r8             # zero bytes: one cycle
+    ADDI r9, r4, 32
+    SHAF r9
+    OUT E, r9, r7
+    END
+
+.entry SHA_NO_INIT
+    LDI r3, 1
+    SHAU r1, r3
+    END
+
+.entry SHA_TWICE
+    SHAI
+    SHAF r1
+    SHAF r1
+    END
+
+.entry PK
+    LDI r3, 32
+    PKW PK_SLOT_E, r1, r3
+    LDI r3, 0
+    PKW PK_SLOT_QX, r1, r3     # no bytes: 0
+    LDI r3, 5
+    PKW PK_SLOT_QY, r1, r3
+    PKRUN r4, PK_PROG_ECDSA_VERIFY
+    flags r5
+    PKRUN r6, PK_PROG_ECDSA_VERIFY + 32     # on cache entry 1 (imm[9:5])
+    LDI r3, 33
+    PKW PK_SLOT_E, r1, r3
+    END
+
+.entry PK_VERIFY
+    LDI r3, 32
+    PKW PK_SLOT_E, r1, r3
+    ADDI r2, r1, 32
+    PKW PK_SLOT_RX, r2, r3
+    ADDI r2, r2, 32
+    PKW PK_SLOT_RY, r2, r3
+    ADDI r2, r2, 32
+    PKW PK_SLOT_QX, r2, r3
+    ADDI r2, r2, 32
+    PKW PK_SLOT_QY, r2, r3
+    PKRUN r4, PK_PROG_ECDSA_VERIFY
+    flags r5
+    END

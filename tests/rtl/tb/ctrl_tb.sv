@@ -1,8 +1,12 @@
-// ctrl_core with its window: a 64 KiB byte memory that answers a read in the next cycle, which the
-// test fills and reads back through a port of its own (ld_*).
+// ctrl_core with its window: a byte memory of ctrl_pkg::MemBytes (an address wraps modulo its size, as
+// in ctrl_wb's RAM) that answers a read in the next cycle, which the test fills and reads back
+// through a port of its own (ld_*).
 `default_nettype none
 
-module ctrl_tb (
+module ctrl_tb #(
+  parameter int VerifyProg = 0,   // pk's ECDSA_VERIFY and BAD_SEQ (the test passes rtl/pk's numbers)
+  parameter int BadSeq = 0
+) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
   input  wire logic        start_i,
@@ -22,26 +26,47 @@ module ctrl_tb (
   input  wire logic        ld_we_i,
   input  wire logic [15:0] ld_addr_i,
   input  wire logic [7:0]  ld_data_i,
-  output logic      [7:0]  ld_rdata_o
+  output logic      [7:0]  ld_rdata_o,
+  // the SHA IP's calls, answered by the test (a SHA-256 that takes every request at once)
+  output logic             sha_req_o,
+  output logic      [1:0]  sha_kind_o,
+  output logic      [7:0]  sha_byte_o,
+  input  wire logic        sha_ready_i,
+  input  wire logic        sha_err_i,
+  input  wire logic        sha_err_final_i,   // refuse FINALs only
+  input  wire logic [255:0] sha_digest_i,
+  // the pk IP's calls, answered by the test at once: a RUN of ECDSA_VERIFY on cache entry 0 gets
+  // pk_verify_status_i (the test keeps it up to date with every WRITE), any other RUN BAD_SEQ
+  output logic             pk_req_o,
+  output logic      [1:0]  pk_kind_o,
+  output logic      [7:0]  pk_byte_o,
+  output logic      [9:0]  pk_arg_o,
+  input  wire logic [3:0]  pk_verify_status_i
 );
 
   logic        mem_re, mem_we;
   logic [15:0] mem_raddr, mem_waddr;
   logic [7:0]  mem_wdata, mem_rdata_q;
-  logic [7:0]  mem [65536];
+  logic [7:0]  mem [ctrl_pkg::MemBytes];
+  localparam int Aw = ctrl_pkg::MemAw;
 
   ctrl_core u_core (
     .clk_i, .rst_ni, .start_i, .prog_i, .reg_we_i, .reg_idx_i, .reg_wdata_i, .reg_rdata_o, .busy_o, .done_o,
     .status_o, .mem_re_o(mem_re), .mem_raddr_o(mem_raddr), .mem_rdata_i(mem_rdata_q), .mem_we_o(mem_we),
-    .mem_waddr_o(mem_waddr), .mem_wdata_o(mem_wdata), .out_valid_o, .out_slot_o, .out_kind_o, .out_a_o, .out_n_o
+    .mem_waddr_o(mem_waddr), .mem_wdata_o(mem_wdata), .out_valid_o, .out_slot_o, .out_kind_o, .out_a_o, .out_n_o,
+    .sha_req_o, .sha_kind_o, .sha_byte_o, .sha_ready_i, .sha_err_i(sha_err_i || (sha_err_final_i && sha_kind_o == 2'd2)),
+    .sha_digest_i, .pk_req_o, .pk_kind_o, .pk_byte_o, .pk_arg_o, .pk_ready_i(1'b1),
+    .pk_status_i(pk_arg_o == 10'(VerifyProg) ? pk_verify_status_i : 4'(BadSeq))
   );
 
   always_ff @(posedge clk_i) begin
-    if (mem_we) mem[mem_waddr] <= mem_wdata;
-    else if (ld_we_i) mem[ld_addr_i] <= ld_data_i;
-    if (mem_re) mem_rdata_q <= mem[mem_raddr];
+    if (mem_we) mem[mem_waddr[Aw-1:0]] <= mem_wdata;
+    else if (ld_we_i) mem[ld_addr_i[Aw-1:0]] <= ld_data_i;
+    if (mem_re) mem_rdata_q <= mem[mem_raddr[Aw-1:0]];
   end
-  assign ld_rdata_o = mem[ld_addr_i];
+  assign ld_rdata_o = mem[ld_addr_i[Aw-1:0]];
+  logic unused_addr;
+  assign unused_addr = ^{mem_waddr[15:Aw], mem_raddr[15:Aw], ld_addr_i[15:Aw]};
 
 endmodule
 

@@ -16,6 +16,18 @@
 #include "se/sha256.h"
 #include "se/status.h"
 
+/* The engine's protocol controller (rtl/ctrl; se/drv.h's se_drv_ctrl_*): its window and its
+ * programs, which the stack runs where a backend has one: X509_PARSE (se_x509_parse_on) and
+ * SIG_CHECK (sig_check: se_x509_check_signature's hash and verification, on P-256 p256). */
+typedef struct {
+    se_status (*write)(uint32_t addr, const uint8_t *p, size_t n);
+    se_status (*read)(uint32_t addr, uint8_t *p, size_t n);
+    se_status (*run)(unsigned prog, const uint16_t regs[16], unsigned mask, unsigned *result, uint32_t out[16],
+                     uint32_t *valid);
+    se_status (*sig_check)(const se_ec_curve *p256, const uint8_t *tbs, size_t tbs_len, const uint8_t sig[64],
+                           const uint8_t pub[65]);
+} se_ctrl_engine;
+
 typedef struct {
     const char *name;         /* "sw" or "hw" */
     se_status (*probe)(void); /* NULL, or checks that the backend can run (the engine answers) */
@@ -79,12 +91,14 @@ typedef struct {
     /* r = a op b mod m (a^-1 for inversion), a and b already below m, all m_len bytes. */
     se_status (*mod)(se_mod_op op, const uint8_t *m, size_t m_len, const uint8_t *a,
                      const uint8_t *b, uint8_t *r);
+    /* The protocol controller: NULL but in hw (the CLI's --backend rtl). */
+    const se_ctrl_engine *ctrl;
 } se_backend;
 
 extern const se_backend se_backend_sw; /* backend_sw.c */
 extern const se_backend se_backend_hw; /* backend_hw.c */
 /* The same less what the node's DTLS client (se/tls.h built with SE_TLS_NO_CBC) never calls:
- * aes_crypt (the CBC suite's), cbc_mac, ec_curve, x25519 and mod are NULL, and so are hw's
+ * aes_crypt (the CBC suite's), cbc_mac, ec_curve, x25519, mod and ctrl are NULL, and so are hw's
  * aead_seal and aead_open where the stack is built without connection IDs (SE_TLS_NO_CID: records
  * are record_seal/open's; a tls12_cid record is made of AEAD messages), and the hw probe asks the DMA and
  * the AES, SHA and pk IPs only. Firmware that needs no more (the sensor node) links no more; its

@@ -14,6 +14,7 @@
 
 #include "se/aes.h"
 #include "se/bn.h"
+#include "se/ec.h"
 #include "se/sha256.h"
 #include "se/status.h"
 
@@ -157,5 +158,27 @@ se_status se_drv_pk_mod(se_mod_op op, const uint8_t *m, size_t m_len, const uint
 se_status se_drv_gf2m_probe(void);
 se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30], const uint8_t y[30],
                           uint8_t rx[30], uint8_t ry[30]);
+
+/* ---- the protocol controller (rtl/ctrl, docs/regs/ctrl.md, its programs docs/regs/ctrl_ucode.md)
+ * Its window is SE_CTRL_MEM_BYTES of RAM in the engine (se/hw/ctrl_ucode.h). write and read move n
+ * bytes at window address addr (4-byte aligned; the bytes after the last one in its word are kept);
+ * SE_ERR_BAD_INPUT when addr is not aligned or the bytes do not fit the window. run sets register
+ * i to regs[i] for every bit i of mask, runs program prog (SE_CTRL_PROG_*) and, once it stops,
+ * gives its status code (SE_CTRL_ST_*) in *result, its output slots in out[0..15] (OUT i: a span's
+ * or a number's window address in bits 15:0 and its bytes in 31:16, a register's value in 15:0)
+ * and in *valid the slots it wrote (bit i). SE_ERR_BACKEND when the controller does not answer or
+ * refuses a register access. */
+se_status se_drv_ctrl_probe(void);
+se_status se_drv_ctrl_write(uint32_t addr, const uint8_t *p, size_t n);
+se_status se_drv_ctrl_read(uint32_t addr, uint8_t *p, size_t n);
+se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask, unsigned *result, uint32_t out[16],
+                          uint32_t *valid);
+/* A certificate's signature checked by the controller's program SIG_CHECK: the SHA-256 of the
+ * tbs_len bytes at tbs on the SHA IP, then ECDSA verification of sig (r || s, 32 bytes each) with
+ * pub (04 || x || y) on the pk IP, after se_drv_pk_hold_curve(p256). SE_OK, SE_ERR_CERT_SIGNATURE
+ * (as se_x509_check_signature says: an invalid key too), SE_ERR_TLS_TOO_LARGE for a tbs the window
+ * does not hold with the rest, SE_ERR_BACKEND if an IP misbehaves. */
+se_status se_drv_ctrl_sig_check(const se_ec_curve *p256, const uint8_t *tbs, size_t tbs_len, const uint8_t sig[64],
+                                const uint8_t pub[65]);
 
 #endif

@@ -21,6 +21,12 @@ se_status se_ec_use_engine(se_ec_curve *c);
  * the library, se_ec_curve_builtin then se_ec_use_engine). */
 se_status se_ec_curve_engine(se_ec_curve *c, const se_ec_params *q);
 
+/* For a protocol controller's program that runs pk programs itself (se_drv_ctrl_sig_check): the pk
+ * IP holds curve c, a prime curve computing on it, with its generator's comb table in cache entry
+ * 0, and nothing of the driver's left running there. SE_ERR_NOT_SUPPORTED for a curve whose ops
+ * are not the pk IP's. */
+se_status se_drv_pk_hold_curve(const se_ec_curve *c);
+
 /* The binary curves' ops on the gf2m IP (sw/drivers/gf2m_drv.c; se_ec_use_engine gives them):
  * scalar multiplication and validation on the engine, ECDSA's arithmetic in the library. The
  * prime curves' ops live beside the pk driver (sw/drivers/pk_drv.c), private to it. */

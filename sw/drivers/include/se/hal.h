@@ -15,6 +15,7 @@
 #define SE_HAL_PK_BASE SE_ENGINE_PK_BASE
 #define SE_HAL_GF2M_BASE SE_ENGINE_GF2M_BASE
 #define SE_HAL_DMA_BASE SE_ENGINE_DMA_BASE
+#define SE_HAL_CTRL_BASE SE_ENGINE_CTRL_BASE
 
 #if defined(SE_HAL_MMIO) && SE_HAL_MMIO
 /* The node (cross builds, -DSE_HAL_MMIO=1): the engine is memory-mapped at SE_MAP_ENGINE_BASE

@@ -46,9 +46,20 @@ typedef struct {
  * SE_ERR_CERT_UNSUPPORTED for another algorithm, curve or an unknown critical extension. */
 se_status se_x509_parse(se_x509 *cert, const uint8_t *der, size_t len);
 
+/* The same on backend be: on its protocol controller where it has one (be->ctrl: the program
+ * X509_PARSE, rtl/ctrl), else se_x509_parse. The controller gives the same verdict and fields for
+ * a certificate that fits its window below the program's buffers (docs/regs/ctrl_ucode.md), and
+ * answers a longer one SE_ERR_TLS_TOO_LARGE. SE_ERR_BACKEND if the engine misbehaves. */
+se_status se_x509_parse_on(const se_backend *be, se_x509 *cert, const uint8_t *der, size_t len);
+
+/* Seconds since 1970-01-01T00:00:00Z of a valid date and time (UTC, year 1..9999). */
+int64_t se_x509_time(unsigned year, unsigned month, unsigned day, unsigned hour, unsigned min, unsigned sec);
+
 /* Verifies that `sig_holder`'s signature was made with `issuer_pub` (04||x||y, P-256) over its
  * tbsCertificate: SE_OK or SE_ERR_CERT_SIGNATURE. p256 is an initialised P-256 curve on the
- * backend `be` (be->ec_curve already applied); be hashes. */
+ * backend `be` (be->ec_curve already applied); be hashes, or, where it has a protocol controller
+ * (be->ctrl), the controller hashes and verifies (SIG_CHECK; SE_ERR_TLS_TOO_LARGE for a
+ * tbsCertificate its window does not hold). */
 se_status se_x509_check_signature(const se_backend *be, const se_ec_curve *p256,
                                   const se_x509 *sig_holder, const uint8_t issuer_pub[65]);
 
