@@ -323,11 +323,12 @@ FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_CFLAGS  := -std=c11 $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
-                -fno-sanitize-recover=all -D_DEFAULT_SOURCE -Isw/crypto/include -Isw/drivers/include \
+                -fno-sanitize-recover=all -D_DEFAULT_SOURCE -Isw/crypto/include -Isw/drivers/include -I$(GEN)/include \
                 $(PROTO_FLAGS) -Itools/cli
 FUZZ_LIB_SRC := $(CRYPTO_SRC) sw/backend/backend_sw.c sw/backend/backend.c $(PROTO_SRC) tools/cli/batch.c tools/cli/cli_util.c \
                 $(wildcard tools/cli/ops_*.c)
-FUZZ_HDR     := $(CRYPTO_HDR) $(PROTO_HDR) $(wildcard sw/drivers/include/se/*.h) $(CLI_HDR)
+FUZZ_HDR     := $(CRYPTO_HDR) $(PROTO_HDR) $(wildcard sw/drivers/include/se/*.h) $(CLI_HDR) \
+                $(GEN)/include/se/hw/ctrl_ucode.h
 FUZZ_BIN     := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_NAMES))
 
 $(FUZZ_DIR)/obj/%.o: %.c $(FUZZ_HDR) | $(SETUP_DONE)

@@ -17,17 +17,22 @@ import ctrl_asm as asm
 import ctrl_isa as isa
 
 MASK = isa.MASK
+P256_N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551   # (FIPS 186-4, D.1.2.3)
 AMASK = isa.MEM_BYTES - 1   # a window address (mem_bytes is a power of two)
 
 
 def pk_status(slots, prog, entry):
     """The status the pk IP gives program prog run over its operand slots (slot -> number), with
-    P-256 loaded and G's table in cache entry 0."""
+    P-256 loaded, G's table in cache entry 0 and the other entries empty. ECDSA_VERIFY's checks in
+    rtl/pk/programs/ecdsa.s's order: r and s in [1, n - 1] (else VERIFY_FAIL), then Q (BAD_POINT:
+    coordinates below p, on the curve, x not 0), then the signature."""
     slot = lambda name: slots.get(isa.PK_SLOT[name], 0)  # noqa: E731
     if prog == isa.PK_PROG["ECDSA_VERIFY"]:
         if entry != 0:
             return "BAD_SEQ"
-        if slot("QX") == 0:          # (pk's VALIDATE refuses x = 0: rtl/pk/README.md)
+        if not (0 < slot("RX") < P256_N and 0 < slot("RY") < P256_N):
+            return "VERIFY_FAIL"
+        if slot("QX") == 0:
             return "BAD_POINT"
         try:
             key = ec.EllipticCurvePublicNumbers(slot("QX"), slot("QY"), ec.SECP256R1()).public_key()
@@ -170,7 +175,7 @@ class Machine:
                 self.pk[imm] = int.from_bytes(self._bytes(r[a], r[b]), "big")
                 self.cycles += 1 + r[b]
             elif name == "PKRUN":
-                r[d] = isa.PK_STATUS[pk_status(self.pk, imm & 31, imm >> 5)]
+                r[d] = isa.PK_STATUS[pk_status(self.pk, imm & 31, (imm >> 5) & 31)]
                 z = int(r[d] == 0)
             elif name == "SHAI":
                 sha = hashlib.sha256()

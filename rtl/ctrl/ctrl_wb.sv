@@ -45,6 +45,8 @@ module ctrl_wb (
 
   // ---- the core ---------------------------------------------------------------------------------
   logic        busy, done, start, reg_we;
+  logic        busy_q, idle;     // idle: no program in this cycle or the last (the RAM then shows WIN_ADDR's word)
+  logic [511:0] stage_q;         // SHAU's block being gathered, byte 0 in [511:504]; after SHAF its digest in [511:256]
   logic [3:0]  status;
   logic        mem_re, mem_we;
   logic [15:0] mem_raddr, mem_waddr;
@@ -71,7 +73,7 @@ module ctrl_wb (
     .mem_re_o(mem_re), .mem_raddr_o(mem_raddr), .mem_rdata_i(mem_rdata), .mem_we_o(mem_we), .mem_waddr_o(mem_waddr),
     .mem_wdata_o(mem_wdata), .out_valid_o(out_valid), .out_slot_o(out_slot), .out_kind_o(out_kind), .out_a_o(out_a),
     .out_n_o(out_n), .sha_req_o(sha_req), .sha_kind_o(sha_kind), .sha_byte_o(sha_byte), .sha_ready_i(sha_ready),
-    .sha_err_i(sha_err), .sha_digest_i, .pk_req_o(pk_req), .pk_kind_o(pk_kind), .pk_byte_o(pk_byte),
+    .sha_err_i(sha_err), .sha_digest_i(stage_q[511:256]), .pk_req_o(pk_req), .pk_kind_o(pk_kind), .pk_byte_o(pk_byte),
     .pk_arg_o(pk_arg), .pk_ready_i(pk_ready), .pk_status_i
   );
 
@@ -112,14 +114,15 @@ module ctrl_wb (
 
   // ---- the SHA IP's calls -------------------------------------------------------------------------
   localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3;
-  logic [511:0] stage_q;    // the block being gathered, byte 0 in [511:504]
   logic [6:0]   scnt_q;     // its bytes; 64: full, handed to the IP before anything else
   logic         fin_q;      // FINAL issued: its digest comes when the IP is idle again
   logic         own_q;      // the message is the controller's (INIT taken, no digest yet)
   // (the command and the core's answer apart: the answer depends on the IP's ready, the command not)
   always_comb begin
     sha_cmd_valid_o = 1'b0; sha_cmd_o = ShaInit;
-    if (scnt_q == 7'd64) begin
+    if (!busy) begin
+      // no program: nothing goes to the IP
+    end else if (scnt_q == 7'd64) begin
       sha_cmd_valid_o = 1'b1; sha_cmd_o = ShaBlock;
     end else if (sha_req && sha_kind == ctrl_pkg::ShaInit) begin
       sha_cmd_valid_o = 1'b1;
@@ -160,6 +163,7 @@ module ctrl_wb (
       end
       if (sha_req && sha_kind == ctrl_pkg::ShaFinal && sha_ready) begin
         fin_q <= 1'b0; own_q <= 1'b0; scnt_q <= '0;
+        stage_q[511:256] <= sha_digest_i;   // the digest the core copies out: the IP is free again
       end
     end
   end
@@ -167,9 +171,10 @@ module ctrl_wb (
   // ---- the window: the core's byte port while it runs, the bus's word port while it is idle ------
   // A bus access to the window is in range when WIN_ADDR is aligned and inside it.
   logic win_ok, win_wr, win_rd;
+  assign idle   = !busy && !busy_q;
   assign win_ok = reg2hw.win_addr[1:0] == 2'b00 && reg2hw.win_addr[31:Aw] == '0;
-  assign win_wr = reg2hw.win_wdata.wr && !busy && win_ok;
-  assign win_rd = reg2hw.win_rdata.rd && !busy && win_ok;
+  assign win_wr = reg2hw.win_wdata.wr && idle && win_ok;
+  assign win_rd = reg2hw.win_rdata.rd && idle && win_ok;
 
   logic [3:0]    lane_we;
   logic [Ww-1:0] waddr, raddr;
@@ -197,8 +202,12 @@ module ctrl_wb (
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) rlane_q <= '0;
-    else if (mem_re) rlane_q <= mem_raddr[1:0];
+    if (!rst_ni) begin
+      rlane_q <= '0; busy_q <= 1'b0;
+    end else begin
+      busy_q <= busy;
+      if (mem_re) rlane_q <= mem_raddr[1:0];
+    end
   end
   assign mem_rdata = rword[8*rlane_q +: 8];
 
@@ -224,11 +233,11 @@ module ctrl_wb (
   assign hw2reg.status.busy   = busy;
   assign hw2reg.status.result = status;
   assign hw2reg.intr_state.done = done;
-  assign hw2reg.err.cmd_dropped = busy && (reg2hw.cmd.wr || reg2hw.setreg.wr || reg2hw.win_wdata.wr ||
-                                           reg2hw.win_rdata.rd);
+  assign hw2reg.err.cmd_dropped = (busy && (reg2hw.cmd.wr || reg2hw.setreg.wr)) ||
+                                  (!idle && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd));
   assign hw2reg.err.bad_cmd   = reg2hw.cmd.wr && !busy && reg2hw.cmd.op != 2'd1;
-  assign hw2reg.err.win_range = !busy && !win_ok && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd);
-  assign hw2reg.win_rdata     = busy || !win_ok ? 32'h0 : rword;
+  assign hw2reg.err.win_range = idle && !win_ok && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd);
+  assign hw2reg.win_rdata     = !idle || !win_ok ? 32'h0 : rword;
   assign hw2reg.win_addr.de   = win_wr || win_rd;
   assign hw2reg.win_addr.d    = reg2hw.win_addr + 32'd4;
 

@@ -159,10 +159,12 @@ module se_engine #(
     .aes_dout_i(aes_dout), .aes_out_pop_o(aes_out_pop), .aes_no_out_i(aes_no_out), .aes_held_i(aes_held), .aes_rel_i(aes_rel),
     .aes_busy_i(aes_busy), .aes_done_i(aes_done), .aes_status_i(aes_status), .aes_tag_i(aes_tag),
     .sha_own_o(sha_own), .sha_hmac_o(sha_hmac), .sha_cmd_valid_o(sha_cmd_valid), .sha_cmd_o(sha_cmd), .sha_din_o(sha_din),
-    .sha_bytes_o(sha_bytes), .sha_cmd_ready_i(sha_cmd_ready), .sha_busy_i(sha_busy), .sha_done_i(sha_done),
+    .sha_bytes_o(sha_bytes), .sha_cmd_ready_i(sha_cmd_ready), .sha_busy_i(sha_busy),
+    .sha_done_i(sha_done && !ctrl_sha_sel),   // (the controller's commands' ends are not the DMA's)
     .sha_status_i(sha_status), .sha_digest_i(sha_digest),
     .pk_own_o(pk_own), .pk_cmd_valid_o(pk_cmd_valid), .pk_cmd_o(pk_cmd), .pk_slot_o(pk_slot), .num_din_o(num_din),
-    .pk_cmd_ready_i(pk_cmd_ready), .pk_busy_i(pk_busy), .pk_done_i(pk_done), .pk_status_i(pk_status), .pk_dout_i(pk_dout),
+    .pk_cmd_ready_i(pk_cmd_ready), .pk_busy_i(pk_busy), .pk_done_i(pk_done && !ctrl_pk_sel), .pk_status_i(pk_status),
+    .pk_dout_i(pk_dout),
     .gf_we_o(gf_we), .gf_rx_i(gf_rx), .gf_ry_i(gf_ry), .gf_busy_i(gf_busy)
   );
 

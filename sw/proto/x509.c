@@ -324,9 +324,14 @@ se_status se_x509_check_signature(const se_backend *be, const se_ec_curve *p256,
                                   const se_x509 *sig_holder, const uint8_t issuer_pub[65])
 {
     uint8_t hash[32];
-    if (be->ctrl != NULL) /* the engine's protocol controller hashes and verifies (SIG_CHECK) */
-        return be->ctrl->sig_check(p256, sig_holder->tbs, sig_holder->tbs_len, sig_holder->sig, issuer_pub);
-    se_status st = be->sha256(sig_holder->tbs, sig_holder->tbs_len, hash);
+    se_status st;
+    /* the engine's protocol controller hashes and verifies (SIG_CHECK); a tbsCertificate its window
+     * does not hold is hashed and verified below */
+    if (be->ctrl != NULL &&
+        (st = be->ctrl->sig_check(p256, sig_holder->tbs, sig_holder->tbs_len, sig_holder->sig, issuer_pub)) !=
+            SE_ERR_TLS_TOO_LARGE)
+        return st;
+    st = be->sha256(sig_holder->tbs, sig_holder->tbs_len, hash);
     if (st != SE_OK)
         return st; /* a backend failure is not a verdict on the certificate */
     st = se_ecdsa_verify_hash(p256, issuer_pub, 65, hash, sizeof hash, sig_holder->sig,

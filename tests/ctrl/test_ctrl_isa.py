@@ -91,7 +91,7 @@ def test_pk_calls():
     assert m.run("PK", {1: 0x100}) == "BAD_PROGRAM"            # the PKW of 33 bytes
     assert m.pk[pk["E"]] == int.from_bytes(bytes(range(1, 33)), "big")
     assert m.pk[pk["QX"]] == 0 and m.pk[pk["QY"]] == 0x0102030405
-    assert m.regs[4] == model.isa.PK_STATUS["BAD_POINT"] and m.regs[5] == 0
+    assert m.regs[4] == model.isa.PK_STATUS["VERIFY_FAIL"] and m.regs[5] == 0   # (r = 0: pk checks it first)
     assert m.regs[6] == model.isa.PK_STATUS["BAD_SEQ"]
     # LDI, PKW 2+32, LDI, PKW 2, LDI, PKW 2+5, PKRUN, flags (Z, C clear: LDI, J.nz, J.nc), PKRUN,
     # LDI, PKW refused at once

@@ -505,3 +505,34 @@ def test_sig_check(corpus, tally):
     assert m.run("SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: 0x0e00, 6: 0x0e40, 7: 0x0e80}) == "CERT_SIGNATURE"
     assert m.run("SIG_CHECK", {1: 5, 2: 4, 3: 0x0e00, 6: 0x0e40, 7: 0x0e80}) == "BAD_INPUT"
     tally("ctrl signature checks", runs)
+
+
+def test_a_tbs_past_the_window_is_checked_another_way(tally):
+    """On `--backend rtl` a signature whose tbsCertificate the controller's window does not hold
+    (5 KB here) is hashed and verified without SIG_CHECK: the same verdicts as the sw stack, a good
+    signature and a wrong one."""
+    key, other = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "issuer")])
+    now = datetime.datetime.now(UTC)
+    anchor = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+              .serial_number(1).not_valid_before(now - datetime.timedelta(hours=1))
+              .not_valid_after(now + datetime.timedelta(days=1))
+              .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+              .sign(key, hashes.SHA256()).public_bytes(serialization.Encoding.DER))
+    leaves = []
+    for signer in (key, other):
+        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "many")] +
+                            [x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "x") for _ in range(400)])
+        leaves.append((x509.CertificateBuilder().subject_name(subject).issuer_name(name)
+                       .public_key(other.public_key()).serial_number(2)
+                       .not_valid_before(now - datetime.timedelta(hours=1))
+                       .not_valid_after(now + datetime.timedelta(days=1))
+                       .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+                       .sign(signer, hashes.SHA256())))
+    assert len(leaves[0].tbs_certificate_bytes) > isa.MEM_BYTES
+    reqs = [{"op": "x509_verify", "chain": [c.public_bytes(serialization.Encoding.DER).hex()],
+             "anchors": [anchor.hex()], "now": int(now.timestamp())} for c in leaves]
+    got = run_batch(reqs, "rtl")
+    assert got == run_batch(reqs, "sw")
+    assert got[0].get("ok") is True and got[1] == {"error": "cert_bad_signature"}
+    tally("ctrl signature checks past the window", len(reqs))

@@ -177,7 +177,8 @@ se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask,
  * tbs_len bytes at tbs on the SHA IP, then ECDSA verification of sig (r || s, 32 bytes each) with
  * pub (04 || x || y) on the pk IP, after se_drv_pk_hold_curve(p256). SE_OK, SE_ERR_CERT_SIGNATURE
  * (as se_x509_check_signature says: an invalid key too), SE_ERR_TLS_TOO_LARGE for a tbs the window
- * does not hold with the rest, SE_ERR_BACKEND if an IP misbehaves. */
+ * does not hold with the rest (nothing done: the caller checks it another way), SE_ERR_BACKEND if an
+ * IP misbehaves. */
 se_status se_drv_ctrl_sig_check(const se_ec_curve *p256, const uint8_t *tbs, size_t tbs_len, const uint8_t sig[64],
                                 const uint8_t pub[65]);
 

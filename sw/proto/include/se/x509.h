@@ -58,8 +58,8 @@ int64_t se_x509_time(unsigned year, unsigned month, unsigned day, unsigned hour,
 /* Verifies that `sig_holder`'s signature was made with `issuer_pub` (04||x||y, P-256) over its
  * tbsCertificate: SE_OK or SE_ERR_CERT_SIGNATURE. p256 is an initialised P-256 curve on the
  * backend `be` (be->ec_curve already applied); be hashes, or, where it has a protocol controller
- * (be->ctrl), the controller hashes and verifies (SIG_CHECK; SE_ERR_TLS_TOO_LARGE for a
- * tbsCertificate its window does not hold). */
+ * (be->ctrl), the controller hashes and verifies (SIG_CHECK), but for a tbsCertificate its window
+ * does not hold. */
 se_status se_x509_check_signature(const se_backend *be, const se_ec_curve *p256,
                                   const se_x509 *sig_holder, const uint8_t issuer_pub[65]);
 
