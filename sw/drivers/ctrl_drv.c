@@ -55,7 +55,7 @@ se_status se_drv_ctrl_write(uint32_t addr, const uint8_t *p, size_t n)
         uint8_t w[4];
         uint32_t v = rd(SE_CTRL_WIN_RDATA);
         for (size_t k = 0; k < 4; k++)
-            w[k] = k < n - i ? p[i + k] : (uint8_t)(v >> (8 * k));
+            w[k] = (uint8_t)(k < n - i ? p[i + k] : v >> (8 * k));
         wr(SE_CTRL_WIN_ADDR, addr + (uint32_t)i);
         wr(SE_CTRL_WIN_WDATA, se_drv_load_le32(w));
     }
