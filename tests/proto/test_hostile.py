@@ -58,13 +58,17 @@ def vmrss_kib(pid):
 
 
 def udp_sock_state(port):
-    """(rx_queue bytes, drops) of the IPv4 UDP socket bound to 127.0.0.1:port (/proc/net/udp)."""
+    """(rx_queue bytes, drops) of the IPv4 UDP socket bound to 127.0.0.1:port (/proc/net/udp). The
+    kernel writes that table a page at a time, so a read while other processes open and close
+    sockets may miss a line: a socket not seen is looked for again before it counts as gone."""
     want = f"0100007F:{port:04X}"
-    with open("/proc/net/udp") as f:
-        for line in f.readlines()[1:]:
-            fields = line.split()
-            if fields[1] == want:
-                return int(fields[4].split(":")[1], 16), int(fields[-1])
+    for attempt in range(5):
+        with open("/proc/net/udp") as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                if fields[1] == want:
+                    return int(fields[4].split(":")[1], 16), int(fields[-1])
+        time.sleep(0.01)
     raise AssertionError(f"no UDP socket on 127.0.0.1:{port}")
 
 
