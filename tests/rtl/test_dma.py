@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
 from rtlsim import WbMaster, memmap, run_cocotb, sources
 from ossl import Curve
-from test_engine_wb import AES, GF2M, PK, SHA, TB, A, G, P, S, field, get, regmap, seed_of
+from test_engine_wb import AES, GF2M, PK, SHA, TB, A, Ctrl, G, P, S, field, get, regmap, seed_of
 
 DMA = memmap("rtl/engine/memmap.toml")["dma"][0]
 D = regmap("dma")
@@ -766,6 +766,44 @@ async def sha_resume(dut):
         res, _, cur = await tb.run(first)
         assert (res, cur) == (want, first), f"{d}: {res}"
         assert tb.ram.read(state, 36) == before
+    tb.cpu.running = False
+    tb.check_window()
+
+
+@cocotb.test()
+async def sha_shared_with_the_controller(dut):
+    """The SHA IP shared by the DMA and the protocol controller (se_engine): a DMA chain that hashes
+    while the controller's program SHA256 hashes, started in either order, and one started just
+    after it: both digests are hashlib's and the chain ends OK (neither one takes the other's
+    blocks or its done pulse)."""
+    tb = Bench(dut, seed_of() + 110)
+    await tb.start()
+    c, rng = Ctrl(tb), tb.rng
+    for order in ("ctrl first", "dma first", "ctrl first, dma at once"):
+        prog_msg, dma_msg = rng.randbytes(rng.randrange(1500, 3000)), rng.randbytes(rng.randrange(500, 1500))
+        await c.load(0, prog_msg)
+        dst = tb.alloc(32)
+        first = tb.chain((SHA_OP | SHA_INIT | SHA_FINAL, tb.put(dma_msg, rng.randrange(4)), dst, len(dma_msg)))
+        if order.startswith("ctrl"):
+            await c.start("SHA256", {1: 0, 2: len(prog_msg), 3: 0x0f00})
+            if order == "ctrl first":
+                await ClockCycles(dut.clk_i, 100)   # the program holds the IP by now
+            res = await tb.run(first)
+        else:
+            await tb.write(DMA + D["DESC"][0], first)
+            await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
+            await ClockCycles(dut.clk_i, 150)        # the chain is in the middle of its message by now
+            await c.start("SHA256", {1: 0, 2: len(prog_msg), 3: 0x0f00})
+            assert get(D, "STATUS", "BUSY", await tb.read(DMA + D["STATUS"][0])) == 1, "the chain ended too soon"
+            for _ in range(20000):
+                st = await tb.read(DMA + D["STATUS"][0])
+                if not get(D, "STATUS", "BUSY", st):
+                    break
+            res = ({v: k for k, v in RESULT.items()}[get(D, "STATUS", "RESULT", st)],)
+        assert res[0] == "OK", (order, res)
+        assert await c.result() == "OK", order
+        assert tb.ram.read(dst, 32) == hashlib.sha256(dma_msg).digest(), order
+        assert await c.dump(0x0f00, 32) == hashlib.sha256(prog_msg).digest(), order
     tb.cpu.running = False
     tb.check_window()
 
