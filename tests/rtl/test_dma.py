@@ -152,10 +152,18 @@ class Bench(TB):
         await self.write(AES + A["CTRL"][0], field(A, "CTRL", "KEYLEN", {16: 0, 24: 1, 32: 2}[len(key)]))
         await self.write(AES + A["SLOT_CMD"][0], field(A, "SLOT_CMD", "OP", "LOAD") | field(A, "SLOT_CMD", "IDX", idx))
 
-    async def run(self, first, limit=20000):
-        """Runs the chain at `first`: (RESULT name, IP_RESULT, CUR_DESC)."""
+    async def begin(self, first):
+        """Starts the chain at `first` (CMD START)."""
         await self.write(DMA + D["DESC"][0], first)
         await self.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
+
+    async def run(self, first, limit=20000):
+        """Runs the chain at `first`: (RESULT name, IP_RESULT, CUR_DESC)."""
+        await self.begin(first)
+        return await self.end(limit)
+
+    async def end(self, limit=20000):
+        """Waits for the running chain to end: (RESULT name, IP_RESULT, CUR_DESC)."""
         for _ in range(limit):
             st = await self.read(DMA + D["STATUS"][0])
             if not get(D, "STATUS", "BUSY", st):
@@ -166,8 +174,7 @@ class Bench(TB):
     async def timed(self, first):
         """Runs the chain at `first` (with INTR_ENABLE set): the cycles from CMD START to the
         interrupt, which it then clears."""
-        await self.write(DMA + D["DESC"][0], first)
-        await self.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
+        await self.begin(first)
         n = 0
         while not self.dut.irq_o.value:
             await RisingEdge(self.dut.clk_i)
@@ -656,8 +663,7 @@ async def cbc_record_errors(dut):
     # driver does after a failed chain) the next record opens
     big = cbc_record(key, mac_key, iv, sn, 23, DTLS12, rng.randbytes(4000))[13:]
     src = tb.put(big)
-    await tb.write(DMA + D["DESC"][0], tb.chain(hkey, (ctrl, src, src + 16, len(big), *f)))
-    await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
+    await tb.begin(tb.chain(hkey, (ctrl, src, src + 16, len(big), *f)))
     await ClockCycles(dut.clk_i, 600)
     assert get(D, "STATUS", "BUSY", await tb.read(DMA + D["STATUS"][0])) == 1
     for i in range(4):
@@ -790,16 +796,11 @@ async def sha_shared_with_the_controller(dut):
                 await ClockCycles(dut.clk_i, 100)   # the program holds the IP by now
             res = await tb.run(first)
         else:
-            await tb.write(DMA + D["DESC"][0], first)
-            await tb.write(DMA + D["CMD"][0], field(D, "CMD", "OP", "START"))
+            await tb.begin(first)
             await ClockCycles(dut.clk_i, 150)        # the chain is in the middle of its message by now
             await c.start("SHA256", {1: 0, 2: len(prog_msg), 3: 0x0f00})
             assert get(D, "STATUS", "BUSY", await tb.read(DMA + D["STATUS"][0])) == 1, "the chain ended too soon"
-            for _ in range(20000):
-                st = await tb.read(DMA + D["STATUS"][0])
-                if not get(D, "STATUS", "BUSY", st):
-                    break
-            res = ({v: k for k, v in RESULT.items()}[get(D, "STATUS", "RESULT", st)],)
+            res = await tb.end()
         assert res[0] == "OK", (order, res)
         assert await c.result() == "OK", order
         assert tb.ram.read(dst, 32) == hashlib.sha256(dma_msg).digest(), order
