@@ -192,6 +192,8 @@ def hello_flood(port, n, rng, more=lambda rounds: rounds < 2, batch=100, during=
     """ClientHellos without cookie from n sockets, each bound to its own source port: round after
     round (while more(rounds done)), each socket sends one with a fresh client random, batch by
     batch, every reply read before the next batch. during(round, batch) runs before each batch.
+    Only datagrams from the server's address count: a source port may be one another test's flood
+    used a moment ago, with that server's late replies still on their way to it.
     Returns (the replies per socket, source ports, hellos sent, seconds)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < n + 512:  # one descriptor per source port
@@ -217,15 +219,20 @@ def hello_flood(port, n, rng, more=lambda rounds: rounds < 2, batch=100, during=
                 waiting, end = {s.fileno(): s for s in socks[b:b + batch]}, time.monotonic() + 10
                 while waiting and time.monotonic() < end:
                     for fd, _ in poller.poll(500):
-                        replies[fd].append(waiting.pop(fd).recv(4096))
-                        poller.unregister(fd)
+                        d, src = waiting[fd].recvfrom(4096)
+                        if src == (HOST, port):
+                            replies[fd].append(d)
+                            del waiting[fd]
+                            poller.unregister(fd)
             rounds += 1
         seconds = time.monotonic() - t0
         time.sleep(0.3)  # late duplicates would show here
         for s in socks:
             try:
                 while True:
-                    replies[s.fileno()].append(s.recv(4096))
+                    d, src = s.recvfrom(4096)
+                    if src == (HOST, port):
+                        replies[s.fileno()].append(d)
             except BlockingIOError:
                 pass
         return [replies[s.fileno()] for s in socks], [s.getsockname()[1] for s in socks], sent, seconds
