@@ -55,6 +55,7 @@ class Rom:
     const_names: dict = field(default_factory=dict)
     table: list = field(default_factory=list)       # index.toml's [[program]]s
     slots: dict = field(default_factory=dict)       # output slot name -> number
+    equ: dict = field(default_factory=dict)         # .equ name -> value (the window's layout among them)
 
     def words(self):
         return [isa.encode(line.insn, line.fields) for line in self.code]
@@ -272,6 +273,7 @@ class _Assembler:
         missing = [p["name"] for p in self.rom.table if p["name"] not in self.rom.entries]
         if missing:
             raise AsmError(f"programs without an .entry: {', '.join(missing)}")
+        self.rom.equ = dict(self.equ)
         return self.rom
 
 

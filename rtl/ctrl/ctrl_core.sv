@@ -4,8 +4,9 @@
 // rtl/ctrl/isa.toml defines every instruction, its cycles included, and rtl/ctrl/ctrl_model.py runs the
 // same ROM in Python (tests/rtl/test_ctrl_core.py compares the two).
 //
-// Sixteen 16-bit registers, the Z and C flags, an eight-level call stack. Data lives in a 64 KiB
-// byte window outside the core: a 1R1W memory that answers a read in the next cycle (mem_*).
+// Sixteen 16-bit registers, the Z and C flags, an eight-level call stack. Data lives in a byte
+// window (isa.toml mem_bytes) outside the core: a 1R1W memory that answers a read in the next
+// cycle (mem_*).
 // Results leave as output events (out_*), which the engine's consumers take: a span of the window,
 // a number in the window, or a register's value.
 `default_nettype none
@@ -55,7 +56,7 @@ module ctrl_core (
 );
 
   typedef enum logic [4:0] {
-    SIdle, SExec, SLdb, STag, SLen0, SLen1, SLen2, SMeq, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SShaD,
+    SIdle, SExec, SLdb, SLdh, SSth, STag, SLen0, SLen1, SLen2, SMeq, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SShaD,
     SPkB, SPkW, SPkR
   } state_e;
 
@@ -90,7 +91,7 @@ module ctrl_core (
   logic [ctrl_pkg::RomAw-1:0] stack_q [ctrl_pkg::CallDepth];
   logic [3:0]  sp_q;
   logic [15:0] cnt_q;        // bytes done by MEQ, MCMP, COPY
-  logic [7:0]  l0_q, l1_q, x_q;  // TLV's first two length bytes; MCMP's byte of a
+  logic [7:0]  l0_q, l1_q, x_q;  // TLV's first two length bytes; MCMP's byte of a, LDH's high one
   logic        acc_q;        // MEQ: all equal so far; MCMP: a difference seen
   logic        lt_q;         // MCMP: the first difference says below
   logic        sha_on_q;     // a SHA message is open (SHAI done, no SHAF yet)
@@ -181,6 +182,16 @@ module ctrl_core (
             fin = 1'b0; state_d = SLdb;
           end
           ctrl_pkg::OpStb: begin mem_we_o = 1'b1; mem_waddr_o = ra + imm16; mem_wdata_o = rb[7:0]; end
+          // LDH: the high byte, then (SLdh) the low one, then (SLdb) both into d
+          ctrl_pkg::OpLdh: begin
+            mem_re_o = 1'b1; mem_raddr_o = ra + imm16;
+            fin = 1'b0; state_d = SLdh;
+          end
+          // STH: the high byte, then (SSth) the low one
+          ctrl_pkg::OpSth: begin
+            mem_we_o = 1'b1; mem_waddr_o = ra + imm16; mem_wdata_o = rb[15:8];
+            fin = 1'b0; state_d = SSth;
+          end
           ctrl_pkg::OpJ: if (taken) pc_d = imm[ctrl_pkg::RomAw-1:0];
           ctrl_pkg::OpCall: begin
             if (sp_q == 4'(ctrl_pkg::CallDepth)) begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
@@ -333,7 +344,13 @@ module ctrl_core (
         if (cnt_q + 1'b1 == 16'd32) fin = 1'b1;
       end
       SLdb: begin
-        fin = 1'b1; wr1 = 1'b1; w1 = 16'(mem_rdata_i);
+        fin = 1'b1; wr1 = 1'b1; w1 = op == ctrl_pkg::OpLdh ? {x_q, mem_rdata_i} : 16'(mem_rdata_i);
+      end
+      SLdh: begin
+        mem_re_o = 1'b1; mem_raddr_o = ra + imm16 + 16'd1; state_d = SLdb;
+      end
+      SSth: begin
+        mem_we_o = 1'b1; mem_waddr_o = ra + imm16 + 16'd1; mem_wdata_o = rb[7:0]; fin = 1'b1;
       end
       // TLV, the tag read: absent (another tag), malformed (too short, a high tag number) or on
       STag: begin
@@ -466,7 +483,7 @@ module ctrl_core (
         if (state_q == SExec && op == ctrl_pkg::OpMeq) acc_q <= 1'b1;
         if (state_q == SMeq) acc_q <= acc_q && mem_rdata_i == cbyte;
         if (state_q == SExec && op == ctrl_pkg::OpMcmp) begin acc_q <= 1'b0; lt_q <= 1'b0; end
-        if (state_q == SMcmpX) x_q <= mem_rdata_i;
+        if (state_q == SMcmpX || state_q == SLdh) x_q <= mem_rdata_i;
         if (state_q == SMcmpY && !acc_q && x_q != mem_rdata_i) begin acc_q <= 1'b1; lt_q <= x_q < mem_rdata_i; end
         if (sha_open) sha_on_q <= 1'b1;
         if (sha_close || stop) sha_on_q <= 1'b0;

@@ -3,7 +3,7 @@ assembler's output is what runs) on the byte window (isa.toml mem_bytes; an addr
 its size, as in the engine's RAM), 16 registers and the flags, and counts
 the cycles isa.toml gives each instruction (an IP that answers at once: no waits). The SHA IP's
 calls are hashlib's; the pk IP's are the `cryptography` package's, for the programs the ctrl
-programs run (ECDSA_VERIFY), on P-256 loaded with G's table in cache entry 0. Tests use it to check the programs against the
+programs run (ECDSA_VERIFY, VALIDATE), on P-256 loaded with G's table in cache entry 0. Tests use it to check the programs against the
 software stack and the `cryptography` package, before and apart from the RTL.
 """
 import hashlib
@@ -32,19 +32,26 @@ def pk_status(slots, prog, entry):
             return "BAD_SEQ"
         if not (0 < slot("RX") < P256_N and 0 < slot("RY") < P256_N):
             return "VERIFY_FAIL"
-        if slot("QX") == 0:
+        if not point(slot("QX"), slot("QY")):
             return "BAD_POINT"
-        try:
-            key = ec.EllipticCurvePublicNumbers(slot("QX"), slot("QY"), ec.SECP256R1()).public_key()
-        except ValueError:
-            return "BAD_POINT"
+        key = ec.EllipticCurvePublicNumbers(slot("QX"), slot("QY"), ec.SECP256R1()).public_key()
         try:
             key.verify(encode_dss_signature(slot("RX"), slot("RY")), slot("E").to_bytes(32, "big"),
                        ec.ECDSA(Prehashed(hashes.SHA256())))
         except InvalidSignature:
             return "VERIFY_FAIL"
         return "OK"
-    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY alone, not program {prog}")
+    if prog == isa.PK_PROG["VALIDATE"]:
+        return "OK" if point(slot("QX"), slot("QY")) else "BAD_POINT"
+    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY and VALIDATE alone, not program {prog}")
+
+
+def point(x, y):
+    """pk's load_q: a point of P-256 with x not 0 (rtl/pk/README.md: its x-only ladder refuses it)."""
+    try:
+        return x != 0 and ec.EllipticCurvePublicNumbers(x, y, ec.SECP256R1()).public_key() is not None
+    except ValueError:
+        return False
 
 
 class Machine:
@@ -128,6 +135,13 @@ class Machine:
                 self.cycles += 1
             elif name == "STB":
                 mem[(r[a] + imm) & AMASK] = r[b] & 0xff
+            elif name == "LDH":
+                r[d] = mem[(r[a] + imm) & AMASK] << 8 | mem[(r[a] + imm + 1) & AMASK]
+                self.cycles += 2
+            elif name == "STH":
+                mem[(r[a] + imm) & AMASK] = r[b] >> 8
+                mem[(r[a] + imm + 1) & AMASK] = r[b] & 0xff
+                self.cycles += 1
             elif name == "J":
                 taken = {0: True, 1: z, 2: not z, 3: cf, 4: not cf, 5: cf or z, 6: not (cf or z)}.get(d, False)
                 if taken:

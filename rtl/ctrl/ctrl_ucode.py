@@ -94,6 +94,8 @@ def gen_c(rom):
            f"#define SE_CTRL_MEM_BYTES {isa.MEM_BYTES}u /* the window */", f"#define SE_CTRL_OUT_SLOTS {isa.OUT_SLOTS}u", ""]
     out += [f"#define SE_CTRL_PROG_{p['name']} {i}u" for i, p in enumerate(rom.table)] + [""]
     out += [f"#define SE_CTRL_SLOT_{k} {v}u" for k, v in sorted(rom.slots.items(), key=lambda kv: kv[1])] + [""]
+    out += ["/* the window's layout: X509_PARSE's input ends at most at REC, CHAIN_CHECK's below CHAIN_TOP */"]
+    out += [f"#define SE_CTRL_{k} {rom.equ[k]:#06x}u" for k in ("REC", "CHAIN_TOP")] + [""]
     out += [f"#define SE_CTRL_ST_{k} {v}u" for k, v in isa.STATUS.items()] + ["", "#endif", ""]
     return "\n".join(out)
 

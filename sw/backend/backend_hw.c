@@ -24,7 +24,8 @@ static se_status hw_probe(void)
     return st == SE_OK ? se_drv_ctrl_probe() : st;
 }
 
-static const se_ctrl_engine hw_ctrl = {se_drv_ctrl_write, se_drv_ctrl_read, se_drv_ctrl_run, se_drv_ctrl_sig_check};
+static const se_ctrl_engine hw_ctrl = {se_drv_ctrl_write, se_drv_ctrl_read, se_drv_ctrl_run, se_drv_ctrl_sig_check,
+                                       se_drv_ctrl_chain_check};
 
 /* A record is one DMA command; where the DMA cannot reach a buffer, and the drivers may move data
  * through the registers, it is made of AEAD messages instead (hw_aead: those two alone, so firmware

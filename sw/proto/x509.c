@@ -389,6 +389,11 @@ se_status se_x509_verify_chain(const se_backend *be, const se_ec_curve *p256,
 {
     se_x509 cert, up; /* chain[i] and its issuer */
     se_status st;
+    /* the engine's protocol controller checks it all (CHAIN_CHECK), but for a chain its window does
+     * not hold */
+    if (be->ctrl != NULL && (st = be->ctrl->chain_check(p256, chain, chain_len, n, anchors, anchor_len, n_anchors,
+                                                        now, name, leaf_pub)) != SE_ERR_TLS_TOO_LARGE)
+        return st;
     /* A chain that ends with the anchor itself (a peer sending its root) stops before it; the
      * length limit counts the certificates below the anchor. */
     for (size_t k = 0; n > 1 && k < n_anchors; k++)

@@ -35,7 +35,7 @@ import ctrl_model as model  # noqa: E402
 
 UTC = datetime.timezone.utc
 STATUS = {"OK": None, "CERT_MALFORMED": "cert_malformed", "CERT_UNSUPPORTED": "cert_unsupported"}
-LIMIT = isa.MEM_BYTES - 32   # the program's buffers, the window's top: a certificate must end below them
+LIMIT = asm.load().equ["REC"]   # the program's record and buffers, the window's top: a certificate ends below
 AT = 0x0f00                 # where the tests put a time or a name (certificates lie at 0, below it)
 
 
@@ -389,8 +389,8 @@ def test_many_attributes(tally):
 
 
 def test_input_must_lie_below_the_buffers(corpus):
-    """The program writes its time buffers in the window's top 32 bytes: a certificate that would reach
-    them is refused (BAD_INPUT), wherever it is; one that ends right below them is parsed."""
+    """The program writes its record and time buffers in the window's top 72 bytes: a certificate that
+    would reach them is refused (BAD_INPUT), wherever it is; one that ends right below them is parsed."""
     cert = corpus["se_server"]
     m = model.Machine()
     for at in (LIMIT - 0x80, LIMIT - len(cert) + 1, 0x8000):

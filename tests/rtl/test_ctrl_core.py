@@ -33,7 +33,8 @@ import ctrl_model as model  # noqa: E402
 import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
-PK = {"VerifyProg": isa.PK_PROG["ECDSA_VERIFY"], "BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
+PK = {"VerifyProg": isa.PK_PROG["ECDSA_VERIFY"], "ValidateProg": isa.PK_PROG["VALIDATE"],
+      "BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
 
 CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0f00, 0x0f40   # where the tests put a certificate, the time, a name
 SIG_AT, KEY_AT, DIGEST_AT = 0x0e00, 0x0e40, 0x0e80  # SIG_CHECK's signature, key and digest
@@ -52,7 +53,8 @@ class TB:
     async def reset(self):
         d = self.dut
         for s in (d.start_i, d.prog_i, d.reg_we_i, d.reg_idx_i, d.reg_wdata_i, d.ld_we_i, d.ld_addr_i, d.ld_data_i,
-                  d.sha_err_i, d.sha_err_final_i, d.sha_digest_i, d.pk_verify_status_i):
+                  d.sha_err_i, d.sha_err_final_i, d.sha_digest_i, d.pk_verify_status_i,
+                  d.pk_validate_status_i):
             s.value = 0
         d.sha_ready_i.value = 1
         d.rst_ni.value = 0
@@ -88,13 +90,14 @@ class TB:
                     digest = int.from_bytes(h.digest(), "big")
 
     async def _pk(self):
-        """The pk IP, answering at once: its slots as the WRITEs leave them, and ECDSA_VERIFY's
-        status over them kept on pk_verify_status_i (the `cryptography` package's verdict)."""
+        """The pk IP, answering at once: its slots as the WRITEs leave them, and ECDSA_VERIFY's and
+        VALIDATE's status over them kept on pk_verify_status_i and pk_validate_status_i (the
+        `cryptography` package's verdicts)."""
         d, num, slots, st = self.dut, 0, {}, None
         while True:
             await RisingEdge(d.clk_i)
             if st is not None:
-                d.pk_verify_status_i.value, st = st, None
+                (d.pk_verify_status_i.value, d.pk_validate_status_i.value), st = st, None
             await ReadOnly()
             if not d.pk_req_o.value:
                 continue
@@ -105,7 +108,7 @@ class TB:
                 num = (num << 8 | int(d.pk_byte_o.value)) & ((1 << 256) - 1)
             elif kind == 2:
                 slots[int(d.pk_arg_o.value) & 31] = num
-                st = isa.PK_STATUS[model.pk_status(slots, isa.PK_PROG["ECDSA_VERIFY"], 0)]
+                st = [isa.PK_STATUS[model.pk_status(slots, isa.PK_PROG[p], 0)] for p in ("ECDSA_VERIFY", "VALIDATE")]
 
     async def load(self, addr, data):
         d = self.dut
@@ -227,10 +230,27 @@ async def programs(dut):
             v, _ = await check(tb, m, "SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: SIG_AT, 6: KEY_AT, 7: DIGEST_AT},
                                f"signature of {out['SUBJECT'].hex()}")
             seen["SIG_CHECK " + v] = seen.get("SIG_CHECK " + v, 0) + 1
+    # CHAIN_CHECK of each certificate whose issuer is among them (not the self-signed), anchored
+    # there, at its notBefore, with and without a name; and of some mutations of the first one
+    chains = [([c], [parsed[o["ISSUER"]][0]], o["NOT_BEFORE"], name) for c, o, _ in parsed.values()
+              if o["ISSUER"] in parsed and o["ISSUER"] != o["SUBJECT"] for name in (b"localhost", None)]
+    first = chains[0]
+    chains += [([c], first[1], first[2], None) for c in certs[len(certs) - 20:]]
+    for chain, anchors, now, name in chains:
+        lst = b"".join(len(c).to_bytes(3, "big") + c for c in chain)
+        anc = b"".join(len(c).to_bytes(3, "big") + c for c in anchors)
+        data = lst + anc + now + (name or b"")
+        await tb.load(0, data)
+        m.load(0, data)
+        a, n = len(lst), len(lst) + len(anc)
+        v, _ = await check(tb, m, "CHAIN_CHECK", {1: 0, 2: a, 3: a, 4: n, 5: n, 6: n + 14, 7: len(data),
+                                                  8: int(name is not None)}, f"chain of {chain[0][:16].hex()}")
+        seen["CHAIN_CHECK " + v] = seen.get("CHAIN_CHECK " + v, 0) + 1
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
-            "SIG_CHECK CERT_SIGNATURE"} <= set(seen), seen
+            "SIG_CHECK CERT_SIGNATURE", "CHAIN_CHECK OK", "CHAIN_CHECK CERT_NAME",
+            "CHAIN_CHECK CERT_MALFORMED"} <= set(seen), seen
 
 
 def signed(flip):
@@ -253,6 +273,7 @@ async def isa_programs(dut):
     m = model.Machine(asm.load(ISA_DIR))
     for prog, regs, data in (("ALU", {}, None), ("CALLS", {2: 8}, None), ("CALLS", {2: 9}, None),
                              ("RET_EMPTY", {}, None), ("MEM", {1: 0x100, 2: 0x200}, (0x100, b"abcd")),
+                             ("HALF", {1: 0x200, 2: 0xa55a}, None),
                              ("OUTS", {1: 0x100}, (0x100, b"\x01\x02\x03\x04" + bytes(28))),
                              ("OVERLAP", {1: 0x300}, (0x300, bytes(6))),
                              ("SHA", {1: 0x500, 2: 300, 3: 64, 4: 0x800}, (0x500, bytes(range(256)) + bytes(44))),

@@ -1,6 +1,8 @@
 # X509_PARSE: one X.509 v3 certificate, ECDSA-SHA256 over P-256, with the rules and the order of
 # checks of the software stack's se_x509_parse (sw/proto/x509.c), so that both give the same
 # verdict for every input: the same checks in the same order, each failure the same status.
+# The parse itself is the subroutine x509, which CHAIN_CHECK (chain.s) calls for each certificate:
+# besides the output events it keeps what a chain check needs in a record at REC.
 
 .reg q    r3        # the end of the element just read
 .reg s    r5        # a start kept for later
@@ -22,9 +24,36 @@
 .const OID_CN 0x55 0x04 0x03                   # id-at-commonName's contents
 
 # Where the validity times are written (14 digits each): the window's top 32 bytes (isa.toml
-# mem_bytes, 4 KiB). The certificate must lie below them (BAD_INPUT otherwise).
+# mem_bytes, 4 KiB); below them the record. The certificate must lie below the record (BAD_INPUT
+# otherwise).
 .equ NB_BUF 0x0fe0
 .equ NA_BUF 0x0ff0
+
+# The record (REC, 40 bytes): 16-bit fields, big-endian (STH, LDH), of the last certificate x509
+# parsed. Spans are an address and a length. KU is 0xffff without keyUsage, PATH 0xffff without a
+# pathLenConstraint; HAS_CN and HAS_SAN are bytes, 1 when the certificate has one.
+.equ REC 0x0fb8
+.equ R_TBS 0
+.equ R_TBS_N 2
+.equ R_ISS 4
+.equ R_ISS_N 6
+.equ R_SUB 8
+.equ R_SUB_N 10
+.equ R_CN 12
+.equ R_CN_N 14
+.equ R_SAN 16
+.equ R_SAN_N 18
+.equ R_PUB 20                       # x || y, 64 bytes
+.equ R_SIG_R 22
+.equ R_SIG_R_N 24
+.equ R_SIG_S 26
+.equ R_SIG_S_N 28
+.equ R_IS_CA 30
+.equ R_PATH 32
+.equ R_KU 34
+.equ R_HAS_CN 36
+.equ R_HAS_SAN 37
+.equ REC_BYTES 40
 
 # need_alg LIMIT, CONST: an AlgorithmIdentifier SEQUENCE at p that must be exactly CONST:
 # malformed DER is CERT_MALFORMED, another algorithm CERT_UNSUPPORTED (x509.c der_alg).
@@ -47,20 +76,35 @@
 .endm
 
 .entry X509_PARSE
-    CMP e, p                        # the input: p <= e <= NB_BUF
+    CALL x509
+    END
+
+# x509: the certificate [p, e): OK (a return), or the program stops with the refusal. Every register
+# changes.
+x509:
+    CMP e, p                        # the input: p <= e <= REC
     J.c bad_input
-    LDI t, NB_BUF
+    LDI t, REC
     CMP t, e
     J.c bad_input
+    LDI s, REC
     LDI t, 0
     OUTR IS_CA, t
+    STH s, t, R_IS_CA
+    STB s, t, R_HAS_CN
+    STB s, t, R_HAS_SAN
     SUBI t, t, 1
     OUTR PATH_LEN, t                # absent: 0xffff (-1)
+    STH s, t, R_PATH
+    STH s, t, R_KU                  # no keyUsage: every use
     need_last q, T_SEQ, e           # Certificate ::= SEQUENCE, the whole input
     MOV s, p
     need_tlv tbse, T_SEQ, e         # tbsCertificate: the signed bytes
     SUB n, tbse, s
     OUT TBS, s, n
+    LDI q, REC
+    STH q, s, R_TBS
+    STH q, n, R_TBS_N
     MOV tbsp, p
     MOV p, tbse
     need_alg e, ALG_ECDSA_SHA256    # signatureAlgorithm
@@ -74,11 +118,16 @@
     J.nz malformed
     ADDI p, p, 1
     need_last e, T_SEQ, q
+    LDI w, REC
     need_uint e, 33
     OUTN SIG_R, p, n
+    STH w, p, R_SIG_R
+    STH w, n, R_SIG_R_N
     MOV p, ie
     need_uint e, 33
     OUTN SIG_S, p, n
+    STH w, p, R_SIG_S
+    STH w, n, R_SIG_S_N
     MOV p, ie
     CMP p, e
     J.nz malformed
@@ -104,6 +153,9 @@
     LDI k, 0
     CALL name                       # issuer
     OUT ISSUER, s, n
+    LDI q, REC
+    STH q, s, R_ISS
+    STH q, n, R_ISS_N
     need_tlv q, T_SEQ, e            # validity
     MOV e, q
     LDI s, NB_BUF
@@ -118,6 +170,9 @@
     LDI k, 1
     CALL name                       # subject, and its first commonName
     OUT SUBJECT, s, n
+    LDI w, REC
+    STH w, s, R_SUB
+    STH w, n, R_SUB_N
 
     # subjectPublicKeyInfo: the algorithm, then BIT STRING 00 || 04 || x || y
     need_tlv w, T_SEQ, e
@@ -137,6 +192,8 @@
     ADDI s, p, 2
     LDI n, 32
     OUTN PUB_X, s, n
+    LDI q, REC
+    STH q, s, R_PUB
     ADDI s, s, 32
     OUTN PUB_Y, s, n
     MOV p, w
@@ -161,7 +218,7 @@ no_suid:
 no_exts:
     CMP p, e
     J.nz malformed
-    END
+    RET
 
 # ---- Name ::= SEQUENCE OF SET OF SEQUENCE { OID, any } ---------------------------------------
 # The Name at p (below e): s = its first byte, n = its length, p = past it. With k = 1, the first
@@ -192,6 +249,10 @@ name_atv:
     J.nz name_next
     SUB y, v, p
     OUT CN, p, y
+    LDI x, REC
+    STH x, p, R_CN
+    STH x, y, R_CN_N
+    STB x, k, R_HAS_CN              # (k = 1)
     LDI k, 2
 name_next:
     MOV p, ie
@@ -400,7 +461,7 @@ ext_skip:
     MOV p, w
     J ext_next
 ext_done:
-    END
+    RET
 
 # need_true: BOOLEAN TRUE at p (below w, the Extension's end: a critical flag, or basicConstraints'
 # cA, whose SEQUENCE ends there too): DER never encodes FALSE where it is the default
@@ -470,6 +531,8 @@ ku_clear:
     J ku_byte
 ku_done:
     OUTR KEY_USAGE, u
+    LDI x, REC
+    STH x, u, R_KU
     J ext_skip
 
 # subjectAltName: GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName, each any element
@@ -483,6 +546,11 @@ ext_san:
     J.z malformed
     SUB n, v, s
     OUT SAN, s, n
+    LDI u, REC
+    STH u, s, R_SAN
+    STH u, n, R_SAN_N
+    LDI t, 1
+    STB u, t, R_HAS_SAN
 san_next:
     CMP p, v
     J.z ext_skip
@@ -504,6 +572,8 @@ ext_bc:
     CALL need_true
     LDI t, 1
     OUTR IS_CA, t
+    LDI u, REC
+    STH u, t, R_IS_CA
 bc_path:
     CMP p, v
     J.z bc_end
@@ -512,6 +582,8 @@ bc_path:
     CMPI t, 128                     # path lengths past 127 are not worth supporting
     J.nc unsupported
     OUTR PATH_LEN, t
+    LDI u, REC
+    STH u, t, R_PATH
     MOV p, ie
 bc_end:
     CMP p, v
@@ -523,6 +595,11 @@ bc_end:
 # certificate's times). r1: now, 14 digits YYYYMMDDHHMMSS (UTC). CERT_EXPIRED after notAfter, then CERT_NOT_YET_VALID
 # before notBefore, else OK. Equal digits are equal times, and digit order is time order.
 .entry VALIDITY
+    CALL validity
+    END
+
+# validity: VALIDITY's check (a return when valid); n, s change.
+validity:
     LDI n, 14
     LDI s, NA_BUF
     MCMP n, s, p                    # notAfter against now: below is expired
@@ -530,7 +607,7 @@ bc_end:
     LDI s, NB_BUF
     MCMP n, p, s                    # now against notBefore: below is not yet valid
     J.c not_yet_valid
-    END
+    RET
 expired:
     ERR CERT_EXPIRED
 not_yet_valid:
@@ -545,13 +622,18 @@ not_yet_valid:
 .reg nme r7
 .reg san r9
 .entry NAME_CHECK
+    CALL check_name
+    END
+
+# check_name: NAME_CHECK's check (a return on a match); p, q, t, k, n, u, v, w, x, y change.
+check_name:
     CMPI san, 0
     J.nz nc_san
     MOV u, p
     SUB v, e, p
     CALL name_eq
     J.nz name_mismatch
-    END
+    RET
 nc_san:
     need_tlv_or q, T_SEQ, e, name_mismatch
 nc_next:                            # each GeneralName; a dNSName ([2] IA5String) is compared
@@ -568,7 +650,7 @@ nc_skip:
     MOV p, w
     J nc_next
 nc_ok:
-    END
+    RET
 
 # name_eq: Z = the v bytes at u are the name [nm, nme), not empty; letters match in either case
 # (two bytes that differ in bit 5 alone, and are a letter)

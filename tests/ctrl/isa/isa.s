@@ -84,6 +84,17 @@ rec_done:
     LDB r15, r2, 3         # 3
     END
 
+.entry HALF
+    STH r1, r2, 1          # mem[r1 + 1] = r2 >> 8, mem[r1 + 2] = r2 & 0xff
+    LDH r3, r1, 1          # r2 again
+    LDB r4, r1, 1          # the high byte
+    LDB r5, r1, 2          # the low one
+    LDI r6, 0x0fff
+    STH r6, r2, 0          # the window's last byte, then its first
+    LDH r7, r6, 0
+    LDB r8, r6, 1          # (0x1000: address 0)
+    END
+
 .entry OUTS
     LDI r3, 4
     OUT A, r1, r3

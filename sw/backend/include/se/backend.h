@@ -17,8 +17,9 @@
 #include "se/status.h"
 
 /* The engine's protocol controller (rtl/ctrl; se/drv.h's se_drv_ctrl_*): its window and its
- * programs, which the stack runs where a backend has one: X509_PARSE (se_x509_parse_on) and
- * SIG_CHECK (sig_check: se_x509_check_signature's hash and verification, on P-256 p256). */
+ * programs, which the stack runs where a backend has one: X509_PARSE (se_x509_parse_on), SIG_CHECK
+ * (sig_check: se_x509_check_signature's hash and verification, on P-256 p256) and CHAIN_CHECK
+ * (chain_check: the whole of se_x509_verify_chain). */
 typedef struct {
     se_status (*write)(uint32_t addr, const uint8_t *p, size_t n);
     se_status (*read)(uint32_t addr, uint8_t *p, size_t n);
@@ -26,6 +27,9 @@ typedef struct {
                      uint32_t *valid);
     se_status (*sig_check)(const se_ec_curve *p256, const uint8_t *tbs, size_t tbs_len, const uint8_t sig[64],
                            const uint8_t pub[65]);
+    se_status (*chain_check)(const se_ec_curve *p256, const uint8_t *const *chain, const size_t *chain_len, size_t n,
+                             const uint8_t *const *anchors, const size_t *anchor_len, size_t n_anchors, int64_t now,
+                             const char *name, uint8_t leaf_pub[65]);
 } se_ctrl_engine;
 
 typedef struct {

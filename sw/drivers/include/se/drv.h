@@ -181,5 +181,15 @@ se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask,
  * IP misbehaves. */
 se_status se_drv_ctrl_sig_check(const se_ec_curve *p256, const uint8_t *tbs, size_t tbs_len, const uint8_t sig[64],
                                 const uint8_t pub[65]);
+/* A certificate chain verified by the controller's program CHAIN_CHECK, with the arguments, the
+ * rules and the answers of se_x509_verify_chain (se/x509.h): the chain's entries, the anchors that
+ * X509_PARSE accepts (the stack passes over the others), now as 14 digits and the name go into the
+ * window, the pk IP holds P-256 (se_drv_pk_hold_curve), and the program checks everything: each
+ * certificate, each link, each signature on the SHA and pk IPs, the leaf. SE_ERR_TLS_TOO_LARGE when
+ * they do not fit below SE_CTRL_CHAIN_TOP (or an entry is empty, or there are more than 32
+ * anchors): nothing is decided, the caller checks it another way. */
+se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const *chain, const size_t *chain_len,
+                                  size_t n, const uint8_t *const *anchors, const size_t *anchor_len,
+                                  size_t n_anchors, int64_t now, const char *name, uint8_t leaf_pub[65]);
 
 #endif

@@ -1,0 +1,222 @@
+"""The ctrl engine's CHAIN_CHECK program (rtl/ctrl/programs/chain.s) on its Python model, against the
+software stack's chain verification (sw/proto/x509.c se_x509_verify_chain, through `se batch`
+x509_verify): the same verdict, and on success the same leaf key, for
+
+  - every case of tests/proto/test_x509.py (chains of one to five certificates, each refusal);
+  - chains made by the `openssl` command: a root, an intermediate with pathLen 0, leaves with
+    subjectKeyIdentifier, authorityKeyIdentifier, subjectAltName, extendedKeyUsage, and one with a
+    critical extension of its own (refused);
+  - the clock at each edge of every certificate's validity;
+  - random byte flips and truncations of the certificates of good chains.
+
+The model's pk IP is the `cryptography` package's ECDSA, its SHA IP hashlib's."""
+import datetime
+import random
+import sys
+
+import pytest
+
+from proto.pki import der
+from proto.test_x509 import CASES, NOW, paths, w  # noqa: F401 (w: the certificates' fixture)
+from se_cli import ROOT, run_batch
+from test_ctrl_x509 import openssl_chain
+
+sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
+import ctrl_asm as asm  # noqa: E402
+import ctrl_model as model  # noqa: E402
+
+UTC = datetime.timezone.utc
+TOP = asm.load().equ["CHAIN_TOP"]
+ERROR = {"OK": None, "CERT_MALFORMED": "cert_malformed", "CERT_UNSUPPORTED": "cert_unsupported",
+         "CERT_EXPIRED": "cert_expired", "CERT_NOT_YET_VALID": "cert_not_yet_valid", "CERT_NAME": "cert_name_mismatch",
+         "CERT_SIGNATURE": "cert_bad_signature", "CERT_CHAIN": "cert_chain", "CERT_UNKNOWN_CA": "cert_unknown_ca",
+         "CERT_NOT_CA": "cert_not_ca", "CERT_KEY_USAGE": "cert_key_usage"}
+
+
+def entries(certs):
+    """TLS's certificate_list contents: each certificate after its 3-byte length."""
+    return b"".join(len(c).to_bytes(3, "big") + c for c in certs)
+
+
+def digits(t):
+    """Unix seconds as 14 digits YYYYMMDDHHMMSS (the datetime module's calendar)."""
+    return datetime.datetime.fromtimestamp(t, UTC).strftime("%Y%m%d%H%M%S").encode()
+
+
+def parses(m, cert):
+    m.load(0, cert)
+    return m.run("X509_PARSE", {1: 0, 2: len(cert)}, budget=4 * len(cert) + 1000) == "OK"
+
+
+def check(m, chain, anchors, now, name=None):
+    """CHAIN_CHECK's verdict in the sw stack's words: {"ok": True, "pub": ...} or {"error": ...}. The
+    anchors that do not parse are left out first, as the driver does (the sw stack passes them over)."""
+    anchors = [a for a in anchors if parses(m, a)]
+    lst, anc, nm = entries(chain), entries(anchors), (name or "").encode()
+    at_anc = len(lst)
+    at_now = at_anc + len(anc)
+    at_name = at_now + 14
+    assert at_name + len(nm) <= TOP, "the case does not fit below CHAIN_TOP"
+    m.load(0, lst + anc + digits(now) + nm)
+    regs = {1: 0, 2: at_anc, 3: at_anc, 4: at_now, 5: at_now, 6: at_name, 7: at_name + len(nm),
+            8: int(name is not None)}
+    st = m.run("CHAIN_CHECK", regs, budget=8 * (len(lst) + len(anc)) + 5000)
+    assert st in ERROR, st
+    if st != "OK":
+        return {"error": ERROR[st]}
+    return {"ok": True, "pub": "04" + m.out["PUB_X"].hex() + m.out["PUB_Y"].hex()}
+
+
+def sw_verdicts(reqs):
+    return run_batch(reqs, "sw")
+
+
+def req(chain, anchors, now, name=None):
+    r = {"op": "x509_verify", "chain": [c.hex() for c in chain], "anchors": [a.hex() for a in anchors], "now": now}
+    if name is not None:
+        r["name"] = name
+    return r
+
+
+def agree(cases):
+    """cases: (chain, anchors, now, name) of DER certificates; asserts the model and the sw stack
+    give the same answer for each. Returns the answers."""
+    m = model.Machine()
+    sw = sw_verdicts([req(*c) for c in cases])
+    for c, s in zip(cases, sw):
+        got = check(m, *c)
+        assert got == s, ([x.hex() for x in c[0]], got, s)
+    return sw
+
+
+def test_the_sw_stack_cases(w, tally):  # noqa: F811
+    cases = [([der(p) for p in paths(w, chain)], [der(p) for p in paths(w, anchors)], NOW + (offset or 0), name)
+             for _, chain, anchors, offset, name, _, _ in CASES]
+    got = agree(cases)
+    want = [error for _, _, _, _, _, error, _ in CASES]
+    assert [g.get("error") for g in got] == want
+    tally("ctrl chains", len(cases))
+
+
+@pytest.fixture(scope="module")
+def openssl_pki(tmp_path_factory):
+    from cryptography import x509
+    root, inter, leaf, odd = openssl_chain(tmp_path_factory.mktemp("ctrl-chain"))
+    leaf = der(leaf)
+    now = int(x509.load_der_x509_certificate(leaf).not_valid_before_utc.timestamp()) + 60   # (openssl's clock)
+    return {"root": der(root), "inter": der(inter), "leaf": leaf, "odd": der(odd), "now": now}
+
+
+def test_openssl_chains(openssl_pki, tally):
+    """A leaf and an intermediate made by `openssl x509 -req`: accepted with its SAN names, the root
+    sent along or not; refused for a name it does not carry, a critical extension it does not know,
+    the intermediate missing, and with the intermediate as the leaf's issuer's anchor."""
+    o = openssl_pki
+    now = o["now"]
+    cases = [([o["leaf"], o["inter"]], [o["root"]], now, "localhost"),
+             ([o["leaf"], o["inter"]], [o["root"]], now, "NODE.example"),
+             ([o["leaf"], o["inter"], o["root"]], [o["root"]], now, None),
+             ([o["leaf"], o["inter"]], [o["root"]], now, "127.0.0.1"),       # an IP address is no dNSName
+             ([o["leaf"], o["inter"]], [o["root"]], now, "leaf.example"),    # the CN, with a SAN there
+             ([o["odd"], o["inter"]], [o["root"]], now, None),
+             ([o["leaf"]], [o["root"]], now, None),
+             ([o["leaf"]], [o["inter"]], now, None),
+             ([o["inter"]], [o["root"]], now, None),                          # no digitalSignature
+             ([o["leaf"], o["inter"]], [o["inter"], o["root"]], now, None)]
+    got = agree(cases)
+    assert [g.get("error") for g in got] == [None, None, None, "cert_name_mismatch", "cert_name_mismatch",
+                                              "cert_unsupported", "cert_unknown_ca", None, "cert_key_usage", None]
+    tally("ctrl chains (openssl)", len(cases))
+
+
+def test_the_clock_at_every_edge(openssl_pki, tally):
+    """now at each certificate's notBefore and notAfter, and a second either side: each certificate
+    of the chain expires and begins on its own second, in the sw stack's order of checks."""
+    from cryptography import x509
+    o = openssl_pki
+    times = set()
+    for name in ("leaf", "inter", "root"):
+        c = x509.load_der_x509_certificate(o[name])
+        for t in (c.not_valid_before_utc, c.not_valid_after_utc):
+            times |= {int(t.timestamp()) + d for d in (-1, 0, 1)}
+    cases = [([o["leaf"], o["inter"]], [o["root"]], t, None) for t in sorted(times)]
+    got = agree(cases)
+    assert {g.get("error") for g in got} >= {None, "cert_expired", "cert_not_yet_valid"}
+    tally("ctrl chains (clock)", len(cases))
+
+
+def test_mutations(openssl_pki, w, tally):  # noqa: F811
+    """Byte flips and truncations anywhere in the certificates of two good chains: whatever the
+    damage (a Name that no longer links, a signature, a time, a length), the same verdict."""
+    rng = random.Random(22)
+    o = openssl_pki
+    goods = [([o["leaf"], o["inter"]], [o["root"]], o["now"], "localhost"),
+             ([der(p) for p in paths(w, ["leaf3", "inter"])], [der(p) for p in paths(w, ["root"])], NOW,
+              "deep.example")]
+    cases = []
+    for _ in range(240):
+        chain, anchors, now, name = rng.choice(goods)
+        chain = list(chain)
+        i = rng.randrange(len(chain))
+        b = bytearray(chain[i])
+        if rng.random() < 0.2:
+            b = b[:rng.randrange(1, len(b))]
+        else:
+            b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+        chain[i] = bytes(b)
+        cases.append((chain, anchors, now, name))
+    got = agree(cases)
+    errors = {g.get("error") for g in got}
+    assert {"cert_malformed", "cert_bad_signature"} <= errors, errors
+    tally("ctrl chains (mutated)", len(cases))
+
+
+def test_inputs_below_the_top(w):  # noqa: F811
+    """Inputs reaching CHAIN_TOP, spans that end before they begin, and badly framed entries are the
+    caller's error (BAD_INPUT), not a verdict on the chain."""
+    m = model.Machine()
+    server, ca = der(paths(w, ["server"])[0]), der(paths(w, ["ca"])[0])
+    lst, anc = entries([server]), entries([ca])
+    m.load(0, lst + anc + digits(NOW))
+    a, n = len(lst), len(lst) + len(anc)
+    good = {1: 0, 2: a, 3: a, 4: n, 5: n, 6: 0, 7: 0, 8: 0}
+    assert m.run("CHAIN_CHECK", good) == "OK"
+    for k, v in ((2, TOP + 1), (1, a + 1), (4, TOP + 1), (3, n + 1), (5, TOP - 13), (7, TOP + 1), (6, 1)):
+        assert m.run("CHAIN_CHECK", {**good, k: v}) == "BAD_INPUT", (k, v)
+    for bad in (b"\x00\x00\x00", b"\x01" + lst[1:], lst[:-1]):
+        m.load(0, bad)
+        assert m.run("CHAIN_CHECK", {**good, 2: len(bad)}) == "BAD_INPUT", bad[:4].hex()
+
+
+def test_the_engine_checks_as_the_sw_stack(openssl_pki, w, tmp_path, tally):  # noqa: F811
+    """`se --backend rtl` x509_verify runs CHAIN_CHECK in the engine: the driver (sw/drivers/ctrl_drv.c)
+    puts the entries, the anchors that parse, the time as digits and the name in the window. The sw
+    stack's answers for the openssl chains; for the clock a second either side of certificate times
+    from 1950 to 9999 and far outside them (the driver's calendar against the stack's); for a
+    malformed anchor, passed over, and a copy of it at the chain's end, dropped."""
+    from proto.pki import make_cert
+    o, ca = openssl_pki, w["ca"]
+    reqs = [req([o["leaf"], o["inter"]], [o["root"]], o["now"], n) for n in ("localhost", "127.0.0.1", None)]
+    reqs += [req([o["odd"], o["inter"]], [o["root"]], o["now"]), req([o["inter"]], [o["root"]], o["now"])]
+    edges = [datetime.datetime(*t, tzinfo=UTC) for t in
+             ((1950, 1, 1), (1999, 12, 31, 23, 59, 59), (2000, 2, 29, 12), (2049, 12, 31, 23, 59, 59),
+              (2100, 3, 1), (2400, 2, 29, 23, 59, 59), (9999, 12, 31, 23, 59, 59))]
+    anchor = der(ca[0])
+    for before, after in zip(edges, edges[1:]):
+        leaf = der(make_cert(tmp_path, f"t{before.year}", issuer_cert=ca[0], issuer_key=ca[1], cn="localhost",
+                             not_before=before, not_after=after)[0])
+        for t in (before, after):
+            reqs += [req([leaf], [anchor], int(t.timestamp()) + d) for d in (-1, 0, 1)]
+    reqs += [req([der(paths(w, ["server"])[0])], [anchor], t) for t in (-2 ** 40, -1, 0, 2 ** 40)]
+    junk = b"\x30\x03\x02\x01\x01"                   # a SEQUENCE that is no certificate
+    server = der(paths(w, ["server"])[0])
+    reqs += [req([server], [junk, anchor], NOW), req([server, junk], [junk, anchor], NOW),
+             req([server, junk], [anchor], NOW)]
+    rtl, sw = run_batch(reqs, "rtl"), run_batch(reqs, "sw")
+    for r, a, b in zip(reqs, rtl, sw):
+        assert a == b, (r["now"], r.get("name"), a, b)
+    errors = [s.get("error") for s in sw]
+    assert {None, "cert_expired", "cert_not_yet_valid", "cert_name_mismatch", "cert_unsupported",
+            "cert_key_usage", "cert_malformed"} <= set(errors), errors
+    assert errors[-3:] == [None, None, "cert_malformed"]
+    tally("ctrl chains on the engine", len(reqs))
