@@ -102,9 +102,9 @@ se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask,
     return taken();
 }
 
-/* SIG_CHECK's inputs at the window's top, below the 32 bytes X509_PARSE keeps there: the digest,
- * the key, the signature; the signed bytes from 0. */
-#define SIG_AT (SE_CTRL_MEM_BYTES - 32u - 160u)
+/* SIG_CHECK's inputs below what X509_PARSE keeps at the window's top (SE_CTRL_REC): the signature,
+ * the key, the digest; the signed bytes from 0. */
+#define SIG_AT (SE_CTRL_REC - 160u)
 #define KEY_AT (SIG_AT + 64u)
 #define DIGEST_AT (KEY_AT + 64u)
 
@@ -238,10 +238,13 @@ se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const 
         if (chain_len[i] == 0 || chain_len[i] > SE_CTRL_CHAIN_TOP ||
             (total += 3 + chain_len[i]) > SE_CTRL_CHAIN_TOP)
             return SE_ERR_TLS_TOO_LARGE; /* (an empty one: the stack's own parse names it) */
-    /* The anchors that parse: the stack passes over the others. */
+    /* The anchors that parse: the stack passes over the others. One longer than X509_PARSE takes
+     * may parse on the stack: that is the stack's to check. */
     for (size_t k = 0; k < n_anchors; k++) {
-        if (anchor_len[k] == 0 || anchor_len[k] > SE_CTRL_REC)
-            continue; /* (X509_PARSE would refuse it: cert_malformed or too large for its window) */
+        if (anchor_len[k] > SE_CTRL_REC)
+            return SE_ERR_TLS_TOO_LARGE;
+        if (anchor_len[k] == 0)
+            continue; /* (cert_malformed) */
         regs[2] = (uint16_t)anchor_len[k];
         if ((st = se_drv_ctrl_write(0, anchors[k], anchor_len[k])) != SE_OK ||
             (st = se_drv_ctrl_run(SE_CTRL_PROG_X509_PARSE, regs, 1u << 1 | 1u << 2, &result, out, &valid)) != SE_OK)
@@ -253,13 +256,12 @@ se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const 
     }
     if (total > SE_CTRL_CHAIN_TOP)
         return SE_ERR_TLS_TOO_LARGE;
-    /* A copy of an anchor at the chain's end is dropped (CHAIN_CHECK does it for those it holds). */
+    /* CHAIN_CHECK drops a copy of an anchor it holds at the chain's end; a copy of one left out is
+     * the stack's to drop (it drops one entry at most). */
     for (size_t k = 0; n > 1 && k < n_anchors; k++)
         if (!(good & (1u << k)) && anchor_len[k] == chain_len[n - 1] &&
-            memcmp(anchors[k], chain[n - 1], chain_len[n - 1]) == 0) {
-            n--;
-            break;
-        }
+            memcmp(anchors[k], chain[n - 1], chain_len[n - 1]) == 0)
+            return SE_ERR_TLS_TOO_LARGE;
 
     if ((st = se_drv_pk_hold_curve(p256)) != SE_OK)
         return st;

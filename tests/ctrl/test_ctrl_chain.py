@@ -19,7 +19,7 @@ import pytest
 from proto.pki import der
 from proto.test_x509 import CASES, NOW, paths, w  # noqa: F401 (w: the certificates' fixture)
 from se_cli import ROOT, run_batch
-from test_ctrl_x509 import openssl_chain
+from test_ctrl_x509 import built, openssl_chain
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
 import ctrl_asm as asm  # noqa: E402
@@ -190,10 +190,17 @@ def test_inputs_below_the_top(w):  # noqa: F811
 
 def test_the_engine_checks_as_the_sw_stack(openssl_pki, w, tmp_path, tally):  # noqa: F811
     """`se --backend rtl` x509_verify runs CHAIN_CHECK in the engine: the driver (sw/drivers/ctrl_drv.c)
-    puts the entries, the anchors that parse, the time as digits and the name in the window. The sw
-    stack's answers for the openssl chains; for the clock a second either side of certificate times
-    from 1950 to 9999 and far outside them (the driver's calendar against the stack's); for a
-    malformed anchor, passed over, and a copy of it at the chain's end, dropped."""
+    puts the entries, the anchors that parse, the time as digits and the name in the window. With
+    `ctrl_only` (the program and no other way), the sw stack's answers for the openssl chains; for
+    the clock a second either side of certificate times from 1950 to 9999 and far outside them (the
+    driver's calendar against the stack's); for a malformed anchor, passed over. What the program
+    cannot decide as the stack does is `too_large` there, and plain x509_verify then answers as the
+    stack: a chain that ends with a copy of an anchor that does not parse (the stack drops one entry,
+    not two) and an anchor longer than X509_PARSE takes."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ObjectIdentifier
     from proto.pki import make_cert
     o, ca = openssl_pki, w["ca"]
     reqs = [req([o["leaf"], o["inter"]], [o["root"]], o["now"], n) for n in ("localhost", "127.0.0.1", None)]
@@ -207,16 +214,32 @@ def test_the_engine_checks_as_the_sw_stack(openssl_pki, w, tmp_path, tally):  # 
                              not_before=before, not_after=after)[0])
         for t in (before, after):
             reqs += [req([leaf], [anchor], int(t.timestamp()) + d) for d in (-1, 0, 1)]
-    reqs += [req([der(paths(w, ["server"])[0])], [anchor], t) for t in (-2 ** 40, -1, 0, 2 ** 40)]
-    junk = b"\x30\x03\x02\x01\x01"                   # a SEQUENCE that is no certificate
     server = der(paths(w, ["server"])[0])
-    reqs += [req([server], [junk, anchor], NOW), req([server, junk], [junk, anchor], NOW),
-             req([server, junk], [anchor], NOW)]
-    rtl, sw = run_batch(reqs, "rtl"), run_batch(reqs, "sw")
-    for r, a, b in zip(reqs, rtl, sw):
+    reqs += [req([server], [anchor], t) for t in (-2 ** 40, -1, 0, 2 ** 40)]
+    junk = b"\x30\x03\x02\x01\x01"                   # a SEQUENCE that is no certificate
+    reqs += [req([server], [junk, anchor], NOW), req([server, junk], [anchor], NOW)]
+    ctrl = run_batch([dict(r, ctrl_only=True) for r in reqs], "rtl")
+    sw = run_batch(reqs, "sw")
+    for r, a, b in zip(reqs, ctrl, sw):
         assert a == b, (r["now"], r.get("name"), a, b)
     errors = [s.get("error") for s in sw]
     assert {None, "cert_expired", "cert_not_yet_valid", "cert_name_mismatch", "cert_unsupported",
             "cert_key_usage", "cert_malformed"} <= set(errors), errors
-    assert errors[-3:] == [None, None, "cert_malformed"]
-    tally("ctrl chains on the engine", len(reqs))
+    assert errors[-2:] == [None, "cert_malformed"]
+
+    # What the driver leaves to the stack
+    leaf3, inter, root = (der(p) for p in paths(w, ["leaf3", "inter", "root"]))
+    key = ec.generate_private_key(ec.SECP256R1())
+    filler = x509.UnrecognizedExtension(ObjectIdentifier("1.3.6.1.4.1.55555.2"), bytes(4096))
+    big = built("a large root", "a large root", key, key, 7, ca=True, extensions=[(filler, False)])
+    big_leaf = built("x", "a large root", ec.generate_private_key(ec.SECP256R1()), key, 8)
+    now = datetime.datetime.now(UTC)
+    left = [req([leaf3, inter, junk], [junk, inter], NOW), req([leaf3, inter, root, junk], [junk, root], NOW),
+            req([big_leaf.public_bytes(serialization.Encoding.DER)], [big.public_bytes(serialization.Encoding.DER)],
+                int(now.timestamp()))]
+    assert run_batch([dict(r, ctrl_only=True) for r in left], "rtl") == [{"error": "too_large"}] * len(left)
+    sw = run_batch(left, "sw")
+    assert run_batch(left, "rtl") == sw
+    assert [s.get("error") for s in sw] == ["cert_unknown_ca", None, None]
+    assert run_batch([dict(reqs[0], ctrl_only=True)], "sw") == [{"error": "not_supported"}]
+    tally("ctrl chains on the engine", len(reqs) + len(left))

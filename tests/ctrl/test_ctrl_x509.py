@@ -507,28 +507,32 @@ def test_sig_check(corpus, tally):
     tally("ctrl signature checks", runs)
 
 
+def built(subject, issuer, key, signer, serial, ca=None, extensions=()):
+    """A certificate the `cryptography` package builds: Names of one commonName (or the x509.Name
+    given), key's public key, signed by signer, valid from an hour ago for a day; basicConstraints
+    (critical) when ca is not None; more (extension, critical) pairs."""
+    name = lambda n: n if isinstance(n, x509.Name) else x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, n)])  # noqa: E731
+    now = datetime.datetime.now(UTC)
+    b = (x509.CertificateBuilder().subject_name(name(subject)).issuer_name(name(issuer))
+         .public_key(key.public_key()).serial_number(serial).not_valid_before(now - datetime.timedelta(hours=1))
+         .not_valid_after(now + datetime.timedelta(days=1)))
+    if ca is not None:
+        b = b.add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+    for ext, critical in extensions:
+        b = b.add_extension(ext, critical=critical)
+    return b.sign(signer, hashes.SHA256())
+
+
 def test_a_tbs_past_the_window_is_checked_another_way(tally):
     """On `--backend rtl` a signature whose tbsCertificate the controller's window does not hold
     (5 KB here) is hashed and verified without SIG_CHECK: the same verdicts as the sw stack, a good
     signature and a wrong one."""
     key, other = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "issuer")])
     now = datetime.datetime.now(UTC)
-    anchor = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-              .serial_number(1).not_valid_before(now - datetime.timedelta(hours=1))
-              .not_valid_after(now + datetime.timedelta(days=1))
-              .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-              .sign(key, hashes.SHA256()).public_bytes(serialization.Encoding.DER))
-    leaves = []
-    for signer in (key, other):
-        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "many")] +
-                            [x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "x") for _ in range(400)])
-        leaves.append((x509.CertificateBuilder().subject_name(subject).issuer_name(name)
-                       .public_key(other.public_key()).serial_number(2)
-                       .not_valid_before(now - datetime.timedelta(hours=1))
-                       .not_valid_after(now + datetime.timedelta(days=1))
-                       .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-                       .sign(signer, hashes.SHA256())))
+    anchor = built("issuer", "issuer", key, key, 1, ca=True).public_bytes(serialization.Encoding.DER)
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "many")] +
+                        [x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "x") for _ in range(400)])
+    leaves = [built(subject, "issuer", other, signer, 2, ca=False) for signer in (key, other)]
     assert len(leaves[0].tbs_certificate_bytes) > isa.MEM_BYTES
     reqs = [{"op": "x509_verify", "chain": [c.public_bytes(serialization.Encoding.DER).hex()],
              "anchors": [anchor.hex()], "now": int(now.timestamp())} for c in leaves]

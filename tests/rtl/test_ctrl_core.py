@@ -230,10 +230,23 @@ async def programs(dut):
             v, _ = await check(tb, m, "SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: SIG_AT, 6: KEY_AT, 7: DIGEST_AT},
                                f"signature of {out['SUBJECT'].hex()}")
             seen["SIG_CHECK " + v] = seen.get("SIG_CHECK " + v, 0) + 1
-    # CHAIN_CHECK of each certificate whose issuer is among them (not the self-signed), anchored
-    # there, at its notBefore, with and without a name; and of some mutations of the first one
-    chains = [([c], [parsed[o["ISSUER"]][0]], o["NOT_BEFORE"], name) for c, o, _ in parsed.values()
-              if o["ISSUER"] in parsed and o["ISSUER"] != o["SUBJECT"] for name in (b"localhost", None)]
+    # CHAIN_CHECK of each certificate whose issuers are among them, up to a self-signed one, the
+    # anchor: at the latest notBefore, with and without a name; with the anchor sent along; without
+    # its intermediates; with an unrelated certificate as its issuer; and of the last 20 of the
+    # corpus (mutations) in the first one's place
+    chains = []
+    for c, o, _ in parsed.values():
+        up, x = [], o
+        while x["ISSUER"] in parsed and x["ISSUER"] != x["SUBJECT"]:
+            up.append(parsed[x["ISSUER"]])
+            x = up[-1][1]
+        if not up or x["ISSUER"] != x["SUBJECT"]:
+            continue
+        chain, root, now = [c] + [u[0] for u in up[:-1]], up[-1][0], max(u[1]["NOT_BEFORE"] for u in up)
+        now = max(now, o["NOT_BEFORE"])
+        chains += [(chain, [root], now, name) for name in (b"localhost", None)]
+        chains += [(chain + [root], [root], now, None), (chain[:1], [root], now, None),
+                   ([c, parsed[o["SUBJECT"]][0]], [root], now, None)]
     first = chains[0]
     chains += [([c], first[1], first[2], None) for c in certs[len(certs) - 20:]]
     for chain, anchors, now, name in chains:
@@ -249,8 +262,8 @@ async def programs(dut):
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
-            "SIG_CHECK CERT_SIGNATURE", "CHAIN_CHECK OK", "CHAIN_CHECK CERT_NAME",
-            "CHAIN_CHECK CERT_MALFORMED"} <= set(seen), seen
+            "SIG_CHECK CERT_SIGNATURE", "CHAIN_CHECK OK", "CHAIN_CHECK CERT_NAME", "CHAIN_CHECK CERT_MALFORMED",
+            "CHAIN_CHECK CERT_CHAIN", "CHAIN_CHECK CERT_NOT_CA", "CHAIN_CHECK CERT_UNKNOWN_CA"} <= set(seen), seen
 
 
 def signed(flip):
@@ -310,6 +323,12 @@ def certificates(tmp):
     good.append(der(make_cert(tmp, "gen", issuer_cert=ca[0], issuer_key=ca[1], cn="localhost", key_usage=None,
                               not_after=datetime.datetime(2061, 2, 28, tzinfo=datetime.timezone.utc))[0]))
     good.append(der(make_cert(tmp, "p384", issuer_cert=ca[0], issuer_key=ca[1], cn="p384", key="p384")[0]))
+    # an intermediate with a leaf under it, and a certificate issued by a leaf (for CHAIN_CHECK)
+    inter = make_cert(tmp, "inter", issuer_cert=ca[0], issuer_key=ca[1], cn="inter", is_ca=True, path_len=0,
+                      key_usage="ca")
+    good.append(der(inter[0]))
+    good.append(der(make_cert(tmp, "deep", issuer_cert=inter[0], issuer_key=inter[1], cn="localhost")[0]))
+    good.append(der(make_cert(tmp, "under", issuer_cert=pki.server_pem, issuer_key=pki.server_key, cn="under")[0]))
     subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                     "-nodes", "-keyout", str(tmp / "o.key"), "-out", str(tmp / "o.pem"), "-days", "10",
                     "-subj", "/C=CH/O=iotse/CN=openssl.example", "-addext", "subjectAltName=DNS:a.example,IP:10.0.0.1",

@@ -1,5 +1,7 @@
-/* CLI ops for X.509 (sw/proto/x509.c): x509_parse and x509_verify, on the current backend (x509_parse
- * on the engine's protocol controller where the backend has one: rtl). */
+/* CLI ops for X.509 (sw/proto/x509.c): x509_parse and x509_verify, on the current backend (both on the
+ * engine's protocol controller where the backend has one: rtl; x509_verify with ctrl_only true runs the
+ * controller's CHAIN_CHECK and nothing else: not_supported without a controller, too_large when the
+ * chain does not fit its window). */
 #include <string.h>
 
 #include "cli.h"
@@ -69,8 +71,13 @@ static se_status op_x509_verify(const json_t *req, json_t *resp)
         st = p256(&c);
     if (st != SE_OK)
         return st;
-    st = se_x509_verify_chain(cli_be->ops, &c, chain, chain_len, n, anchors, anchor_len, n_anchors,
-                              (int64_t)now, name, pub);
+    if (json_is_true(json_object_get(req, "ctrl_only"))) /* the controller's CHAIN_CHECK, no other way */
+        st = cli_be->ops->ctrl == NULL ? SE_ERR_NOT_SUPPORTED
+                                       : cli_be->ops->ctrl->chain_check(&c, chain, chain_len, n, anchors, anchor_len,
+                                                                        n_anchors, (int64_t)now, name, pub);
+    else
+        st = se_x509_verify_chain(cli_be->ops, &c, chain, chain_len, n, anchors, anchor_len, n_anchors,
+                                  (int64_t)now, name, pub);
     if (st == SE_OK) {
         cli_put_bool(resp, "ok", 1);
         cli_put_hex(resp, "pub", pub, sizeof pub);
@@ -117,7 +124,7 @@ static se_status op_x509_parse(const json_t *req, json_t *resp)
 }
 
 const cli_op cli_ops_x509[] = {
-    {"x509_verify", op_x509_verify, "chain anchors now [name] -> ok pub"},
+    {"x509_verify", op_x509_verify, "chain anchors now [name] [ctrl_only] -> ok pub"},
     {"x509_parse", op_x509_parse, "cert -> cn not_before not_after is_ca path_len [key_usage] pub sig ..."},
     {NULL, NULL, NULL},
 };

@@ -186,8 +186,9 @@ se_status se_drv_ctrl_sig_check(const se_ec_curve *p256, const uint8_t *tbs, siz
  * X509_PARSE accepts (the stack passes over the others), now as 14 digits and the name go into the
  * window, the pk IP holds P-256 (se_drv_pk_hold_curve), and the program checks everything: each
  * certificate, each link, each signature on the SHA and pk IPs, the leaf. SE_ERR_TLS_TOO_LARGE when
- * they do not fit below SE_CTRL_CHAIN_TOP (or an entry is empty, or there are more than 32
- * anchors): nothing is decided, the caller checks it another way. */
+ * they do not fit below SE_CTRL_CHAIN_TOP, an entry is empty, there are more than 32 anchors, an
+ * anchor is longer than X509_PARSE takes, or the chain ends with a copy of an anchor that does not
+ * parse: nothing is decided, the caller checks it another way. */
 se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const *chain, const size_t *chain_len,
                                   size_t n, const uint8_t *const *anchors, const size_t *anchor_len,
                                   size_t n_anchors, int64_t now, const char *name, uint8_t leaf_pub[65]);
