@@ -46,14 +46,16 @@ RV_ARCHES := rv32i rv32im rv32imc
 RV_CFLAGS_rv32imc := -Os -msave-restore -DSE_SHA256_NO_SOFTWARE -DSE_AEAD_NO_SOFTWARE -DSE_DRV_DMA_ONLY
 # The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, a DTLS
 # client with the AEAD suites only (the node is never a server, never on TCP, and its engine does
-# CCM and GCM whole), and without the key log (se_tls_io.keylog, a host debugging aid). DTLS
+# CCM and GCM whole), without the key log (se_tls_io.keylog, a host debugging aid), and without the
+# X.509 checks' protocol-controller paths (se_backend.ctrl: only the host's rtl backend has one). DTLS
 # connection IDs (RFC 9146, sw/proto/tls_cid.c) are in, except in the size build: rv32imc leaves
 # them out (NODE_TLS_FLAGS_rv32imc, -2.2 KiB), because its engine's SEAL/OPEN builds ordinary
 # records whole and a tls12_cid record is made of AEAD messages instead (the backends' aead_seal
 # and aead_open). The cross-built sw/proto and sw/backend and every firmware app see the same
 # flags (they fix se_tls's layout and which entry points se_backend_*_tls has).
 NODE_TLS_FLAGS := -DSE_TLS_MAX_RECORD=1024 -DSE_TLS_MAX_HANDSHAKE=2048 -DSE_TLS_MAX_FLIGHT=1536 \
-                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC -DSE_TLS_NO_KEYLOG
+                  -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC -DSE_TLS_NO_KEYLOG \
+                  -DSE_TLS_NO_CTRL
 NODE_TLS_FLAGS_rv32imc := -DSE_TLS_NO_CID
 
 .PHONY: help setup regs engine lib cli cross sizes ct node test demo bench synth lint clean

@@ -6,7 +6,8 @@ Syntax, one statement a line; `#` starts a comment:
     .entry NAME             the entry of program NAME (a [[program]] of programs/index.toml)
     .reg name rN            name is register rN from here on (in every file after this one)
     .equ NAME value         NAME is the number value (predefined: PK_SLOT_<slot>, PK_PROG_<program>
-                            and PK_ST_<status>, the pk IP's numbers from rtl/pk)
+                            and PK_ST_<status>, the pk IP's numbers from rtl/pk; MEM_BYTES and
+                            SECRET_BASE, the window's size and its secret top's first byte)
     .const NAME b0 b1 ...   NAME is the offset of a constant in the constant ROM: a length byte,
                             then the bytes (numbers, or "text" in double quotes)
     .macro name p, q        a macro, up to `.endm`; `\\p` in its body is the argument (another
@@ -14,7 +15,8 @@ Syntax, one statement a line; `#` starts a comment:
                             own at each use
     J.z label               an instruction: its mnemonic (J takes a condition suffix), then its
                             operands as isa.toml's syntax writes them: registers, numbers,
-                            .equ names (a number may be a sum: A + B), labels, .const names,
+                            .equ names (a number may be a sum or a difference: A + B, A - B),
+                            labels, .const names,
                             status names (ERR) and output slot names (OUT, OUTN, OUTR:
                             programs/index.toml)
 
@@ -103,7 +105,8 @@ class _Assembler:
         self.regs = {f"r{i}": i for i in range(isa.REGS)}
         self.equ = {**{f"PK_SLOT_{k}": v for k, v in isa.PK_SLOT.items()},
                     **{f"PK_PROG_{k}": v for k, v in isa.PK_PROG.items()},
-                    **{f"PK_ST_{k}": v for k, v in isa.PK_STATUS.items()}}
+                    **{f"PK_ST_{k}": v for k, v in isa.PK_STATUS.items()},
+                    "MEM_BYTES": isa.MEM_BYTES, "SECRET_BASE": isa.SECRET_BASE}
         self.macros = {}
         self.uses = 0
         self.pending = []   # (pc, field, label, src)
@@ -207,11 +210,17 @@ class _Assembler:
             self.statement(re.sub(r"\\(\w+|@)", arg, btext), f"{bsrc} (in {name} at {src})", depth + 1)
 
     def value(self, tok, src):
-        """A number or an .equ name, or a sum of them (A + B: PKRUN's program and cache entry);
-        None if not."""
-        if "+" in tok:
-            parts = [self.value(t.strip(), src) for t in tok.split("+")]
-            return None if None in parts else sum(parts)
+        """A number or an .equ name, or a sum or difference of them (A + B: PKRUN's program and
+        cache entry; SECRET_BASE - 32); None if not."""
+        parts = re.split(r"\s*([+-])\s*", tok.strip())
+        if len(parts) > 1:
+            v = self.value(parts[0], src) if parts[0] else None
+            for sign, t in zip(parts[1::2], parts[2::2]):
+                x = self.value(t, src)
+                if v is None or x is None:
+                    return None
+                v = v + x if sign == "+" else v - x
+            return v
         v = _number(tok)
         return v if v is not None else self.equ.get(tok)
 

@@ -176,6 +176,7 @@ module ctrl_core (
             wr1 = 1'b1; set_z = 1'b1; nz = w1 == '0;
           end
           ctrl_pkg::OpOri: begin wr1 = 1'b1; w1 = ra | imm16; end
+          ctrl_pkg::OpXori: begin wr1 = 1'b1; w1 = ra ^ imm16; set_z = 1'b1; nz = w1 == '0; end
           ctrl_pkg::OpShl: begin wr1 = 1'b1; w1 = imm > 14'd15 ? '0 : ra << imm[3:0]; end
           ctrl_pkg::OpLdb: begin
             mem_re_o = 1'b1; mem_raddr_o = ra + imm16;

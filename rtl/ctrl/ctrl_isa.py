@@ -13,6 +13,8 @@ _T = tomllib.loads((HERE / "isa.toml").read_text())
 
 M = _T["machine"]
 ROM_WORDS, CONST_BYTES, MEM_BYTES = M["rom_words"], M["const_bytes"], M["mem_bytes"]
+SECRET_BYTES = M["secret_bytes"]
+SECRET_BASE = MEM_BYTES - SECRET_BYTES   # the window's secret top: [SECRET_BASE, MEM_BYTES)
 REGS, WIDTH, CALL_DEPTH, OUT_SLOTS = M["regs"], M["width"], M["call_depth"], M["out_slots"]
 MASK = (1 << WIDTH) - 1
 FORMAT = {f: tuple(r) for f, r in _T["format"].items()}
@@ -55,6 +57,7 @@ INSNS = [Insn(op=i, **d) for i, d in enumerate(_T["insn"])]
 BY_NAME = {i.name: i for i in INSNS}
 assert len(INSNS) <= 1 << (FORMAT["op"][0] - FORMAT["op"][1] + 1)
 assert MEM_BYTES & (MEM_BYTES - 1) == 0 and MEM_BYTES <= 1 << WIDTH, "mem_bytes: a power of two the registers reach"
+assert SECRET_BYTES % 4 == 0 and 0 < SECRET_BYTES < MEM_BYTES, "secret_bytes: whole words of the window"
 for _i in INSNS:
     assert all(f in FORMAT for f in _i.operands()), _i.name
 

@@ -128,6 +128,9 @@ class Machine:
                 z = int(r[d] == 0)
             elif name == "ORI":
                 r[d] = r[a] | imm
+            elif name == "XORI":
+                r[d] = r[a] ^ imm
+                z = int(r[d] == 0)
             elif name == "SHL":
                 r[d] = (r[a] << imm) & MASK
             elif name == "LDB":

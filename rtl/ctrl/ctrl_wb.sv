@@ -8,6 +8,10 @@
 // WIN_RDATA shows it when the bus asks (WIN_ADDR moves on one cycle after an access, the RAM answers
 // in the next, and the bus's next access comes no sooner).
 //
+// The window's top, from ctrl_pkg::SecretBase, holds the programs' secrets: the bus may write it
+// (provisioning a key) but never reads it back (WIN_RDATA gives 0, ERR.WIN_SECRET). CMD WIPE writes
+// zeros over it, a word a cycle, while no program runs.
+//
 // Each output event of a program lands in OUT[slot] and OUT_VALID; START clears them.
 //
 // The SHA IP's calls (SHAI, SHAU, SHAF): the core's bytes are staged here into 64-byte blocks, each
@@ -64,8 +68,25 @@ module ctrl_wb (
   logic [7:0]  pk_byte;
   logic [9:0]  pk_arg;
 
-  assign start  = reg2hw.cmd.wr && !busy && reg2hw.cmd.op == 2'd1;
-  assign reg_we = reg2hw.setreg.wr && !busy;
+  // ---- WIPE: zeros over the secret top, a word a cycle ------------------------------------------
+  localparam logic [Ww-1:0] SecretWord = Ww'(ctrl_pkg::SecretBase / 4);
+  logic          wipe_q, wipe_start, wipe_done;
+  logic [Ww-1:0] wcnt_q;       // the word it writes
+  assign wipe_start = reg2hw.cmd.wr && !busy && !wipe_q && reg2hw.cmd.op == 2'd2;
+  assign wipe_done  = wipe_q && wcnt_q == '1;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wipe_q <= 1'b0; wcnt_q <= '0;
+    end else if (wipe_start) begin
+      wipe_q <= 1'b1; wcnt_q <= SecretWord;
+    end else if (wipe_q) begin
+      wcnt_q <= wcnt_q + 1'b1;
+      if (wipe_done) wipe_q <= 1'b0;
+    end
+  end
+
+  assign start  = reg2hw.cmd.wr && !busy && !wipe_q && reg2hw.cmd.op == 2'd1;
+  assign reg_we = reg2hw.setreg.wr && !busy && !wipe_q;
 
   ctrl_core u_core (
     .clk_i, .rst_ni, .start_i(start), .prog_i(reg2hw.cmd.prog), .reg_we_i(reg_we), .reg_idx_i(reg2hw.setreg.idx),
@@ -169,12 +190,14 @@ module ctrl_wb (
   end
 
   // ---- the window: the core's byte port while it runs, the bus's word port while it is idle ------
-  // A bus access to the window is in range when WIN_ADDR is aligned and inside it.
-  logic win_ok, win_wr, win_rd;
-  assign idle   = !busy && !busy_q;
-  assign win_ok = reg2hw.win_addr[1:0] == 2'b00 && reg2hw.win_addr[31:Aw] == '0;
+  // A bus access to the window is in range when WIN_ADDR is aligned and inside it; a read, when it
+  // is below the secret top too.
+  logic win_ok, win_secret, win_wr, win_rd;
+  assign idle       = !busy && !busy_q && !wipe_q;
+  assign win_ok     = reg2hw.win_addr[1:0] == 2'b00 && reg2hw.win_addr[31:Aw] == '0;
+  assign win_secret = reg2hw.win_addr[Aw-1:2] >= SecretWord;
   assign win_wr = reg2hw.win_wdata.wr && idle && win_ok;
-  assign win_rd = reg2hw.win_rdata.rd && idle && win_ok;
+  assign win_rd = reg2hw.win_rdata.rd && idle && win_ok && !win_secret;
 
   logic [3:0]    lane_we;
   logic [Ww-1:0] waddr, raddr;
@@ -186,6 +209,11 @@ module ctrl_wb (
       waddr   = mem_waddr[Aw-1:2];
       wdata   = {4{mem_wdata}};
       raddr   = mem_raddr[Aw-1:2];
+    end else if (wipe_q) begin
+      lane_we = 4'b1111;
+      waddr   = wcnt_q;
+      wdata   = '0;
+      raddr   = reg2hw.win_addr[Aw-1:2];
     end else begin
       lane_we = {4{win_wr}};
       waddr   = reg2hw.win_addr[Aw-1:2];
@@ -230,14 +258,15 @@ module ctrl_wb (
   assign hw2reg.out_valid = {16'h0, valid_q};
 
   // ---- status, errors, the interrupt -------------------------------------------------------------
-  assign hw2reg.status.busy   = busy;
+  assign hw2reg.status.busy   = busy || wipe_q;
   assign hw2reg.status.result = status;
-  assign hw2reg.intr_state.done = done;
-  assign hw2reg.err.cmd_dropped = (busy && (reg2hw.cmd.wr || reg2hw.setreg.wr)) ||
+  assign hw2reg.intr_state.done = done || wipe_done;
+  assign hw2reg.err.cmd_dropped = ((busy || wipe_q) && (reg2hw.cmd.wr || reg2hw.setreg.wr)) ||
                                   (!idle && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd));
-  assign hw2reg.err.bad_cmd   = reg2hw.cmd.wr && !busy && reg2hw.cmd.op != 2'd1;
+  assign hw2reg.err.bad_cmd   = reg2hw.cmd.wr && !busy && !wipe_q && reg2hw.cmd.op != 2'd1 && reg2hw.cmd.op != 2'd2;
   assign hw2reg.err.win_range = idle && !win_ok && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd);
-  assign hw2reg.win_rdata     = !idle || !win_ok ? 32'h0 : rword;
+  assign hw2reg.err.win_secret = idle && win_ok && win_secret && reg2hw.win_rdata.rd;
+  assign hw2reg.win_rdata     = !idle || !win_ok || win_secret ? 32'h0 : rword;
   assign hw2reg.win_addr.de   = win_wr || win_rd;
   assign hw2reg.win_addr.d    = reg2hw.win_addr + 32'd4;
 

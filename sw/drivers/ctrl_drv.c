@@ -22,8 +22,10 @@ static void wr(uint32_t reg, uint32_t v)
 
 se_status se_drv_ctrl_probe(void)
 {
+    const uint32_t caps = rd(SE_CTRL_CAPABILITIES);
     if (rd(SE_CTRL_NAME) != SE_CTRL_NAME_VALUE || (rd(SE_CTRL_VERSION) >> 24) != 0u ||
-        FIELD(CAPABILITIES, WINDOW_KIB, rd(SE_CTRL_CAPABILITIES)) * 1024u != SE_CTRL_MEM_BYTES)
+        FIELD(CAPABILITIES, WINDOW_KIB, caps) * 1024u != SE_CTRL_MEM_BYTES ||
+        FIELD(CAPABILITIES, SECRET_WORDS, caps) * 4u != SE_CTRL_MEM_BYTES - SE_CTRL_SECRET_BASE)
         return SE_ERR_NOT_SUPPORTED;
     return se_hal_take_fault() ? SE_ERR_NOT_SUPPORTED : SE_OK;
 }

@@ -325,12 +325,14 @@ se_status se_x509_check_signature(const se_backend *be, const se_ec_curve *p256,
 {
     uint8_t hash[32];
     se_status st;
+#ifndef SE_TLS_NO_CTRL
     /* the engine's protocol controller hashes and verifies (SIG_CHECK); a tbsCertificate its window
      * does not hold is hashed and verified below */
     if (be->ctrl != NULL &&
         (st = be->ctrl->sig_check(p256, sig_holder->tbs, sig_holder->tbs_len, sig_holder->sig, issuer_pub)) !=
             SE_ERR_TLS_TOO_LARGE)
         return st;
+#endif
     st = be->sha256(sig_holder->tbs, sig_holder->tbs_len, hash);
     if (st != SE_OK)
         return st; /* a backend failure is not a verdict on the certificate */
@@ -389,11 +391,13 @@ se_status se_x509_verify_chain(const se_backend *be, const se_ec_curve *p256,
 {
     se_x509 cert, up; /* chain[i] and its issuer */
     se_status st;
+#ifndef SE_TLS_NO_CTRL
     /* the engine's protocol controller checks it all (CHAIN_CHECK), but for a chain its window does
      * not hold */
     if (be->ctrl != NULL && (st = be->ctrl->chain_check(p256, chain, chain_len, n, anchors, anchor_len, n_anchors,
                                                         now, name, leaf_pub)) != SE_ERR_TLS_TOO_LARGE)
         return st;
+#endif
     /* A chain that ends with the anchor itself (a peer sending its root) stops before it; the
      * length limit counts the certificates below the anchor. */
     for (size_t k = 0; n > 1 && k < n_anchors; k++)

@@ -56,9 +56,9 @@ def test_half_words():
     m = machine()
     assert m.run("HALF", {1: 0x200, 2: 0xa55a}) == "OK"
     assert bytes(m.mem[0x201:0x203]) == b"\xa5\x5a" and m.mem[0xfff] == 0xa5 and m.mem[0] == 0x5a
-    assert m.regs[3:9] == [0xa55a, 0xa5, 0x5a, 0x0fff, 0xa55a, 0x5a]
-    # STH 2, LDH 3, LDB 2, LDB 2, LDI 1, STH 2, LDH 3, LDB 2, END 1
-    assert m.cycles == 2 + 3 + 2 + 2 + 1 + 2 + 3 + 2 + 1
+    assert m.regs[3:13] == [0xa55a, 0xa5, 0x5a, 0x0fff, 0xa55a, 0x5a, 0xaa55, 0, 0, Z]
+    # STH 2, LDH 3, LDB 2, LDB 2, LDI 1, STH 2, LDH 3, LDB 2, XORI 1, flags 3, XORI 1, flags 4, END 1
+    assert m.cycles == 2 + 3 + 2 + 2 + 1 + 2 + 3 + 2 + 1 + 3 + 1 + 4 + 1
 
 
 def test_outputs():

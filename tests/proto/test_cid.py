@@ -5,8 +5,6 @@ connection_id extension in both hellos, the tls12_cid record layout, and, with t
 from the client's SSLKEYLOGFILE and a TLS 1.2 PRF written from RFC 5246, each record decrypted by
 the cryptography package under RFC 9146's additional data. (No peer with RFC 9146 support installs
 here: OpenSSL 3.0 and GnuTLS 3.7 have none.)"""
-import hashlib
-import hmac
 import os
 import select
 import socket
@@ -19,6 +17,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
 from se_cli import CLI
+from tls_prf import p_sha256
 from proto.pki import make_pki
 from proto.test_collector import Collector, rows, wait_rows
 
@@ -137,12 +136,7 @@ def hello(body):
 
 def prf(secret, label, seed, n):
     """TLS 1.2 PRF with SHA-256 (RFC 5246 5)."""
-    seed = label + seed
-    a, out = seed, b""
-    while len(out) < n:
-        a = hmac.new(secret, a, hashlib.sha256).digest()
-        out += hmac.new(secret, a + seed, hashlib.sha256).digest()
-    return out[:n]
+    return p_sha256(secret, label + seed, n)
 
 
 def cid_aad(epoch, seq, cid, inner_len):

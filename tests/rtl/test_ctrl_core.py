@@ -259,11 +259,28 @@ async def programs(dut):
         v, _ = await check(tb, m, "CHAIN_CHECK", {1: 0, 2: a, 3: a, 4: n, 5: n, 6: n + 14, 7: len(data),
                                                   8: int(name is not None)}, f"chain of {chain[0][:16].hex()}")
         seen["CHAIN_CHECK " + v] = seen.get("CHAIN_CHECK " + v, 0) + 1
+    # HMAC and PRF: keys of 0, 32, 48 and 64 bytes, PRF outputs of the handshake's lengths, one into the
+    # secret top, and a refused key of 65 bytes (BAD_INPUT)
+    rng = random.Random(5)
+    scratch_end = m.asm.equ["SCRATCH_END"]
+    for klen, n, out in ((0, 32, 0x0800), (32, 48, scratch_end), (48, 40, 0x0800), (48, 12, 0x0800),
+                         (64, 33, 0x0800), (65, 12, 0x0800)):
+        data = rng.randbytes(klen) + rng.randbytes(77)
+        await tb.load(0x0100, data)
+        m.load(0x0100, data)
+        for prog in ("HMAC", "PRF"):
+            v, _ = await check(tb, m, prog, {1: 0x0100, 2: 0x0100 + klen, 3: 0x0100 + klen, 4: 0x0100 + len(data),
+                                             5: out, 6: n}, f"{prog} key {klen} out {n}")
+            if v == "OK":
+                got = await tb.read(out, 32 if prog == "HMAC" else n)
+                assert got == bytes(m.mem[out:out + len(got)]), (prog, klen)
+            seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
             "SIG_CHECK CERT_SIGNATURE", "CHAIN_CHECK OK", "CHAIN_CHECK CERT_NAME", "CHAIN_CHECK CERT_MALFORMED",
-            "CHAIN_CHECK CERT_CHAIN", "CHAIN_CHECK CERT_NOT_CA", "CHAIN_CHECK CERT_UNKNOWN_CA"} <= set(seen), seen
+            "CHAIN_CHECK CERT_CHAIN", "CHAIN_CHECK CERT_NOT_CA", "CHAIN_CHECK CERT_UNKNOWN_CA", "HMAC OK", "PRF OK",
+            "HMAC BAD_INPUT", "PRF BAD_INPUT"} <= set(seen), seen
 
 
 def signed(flip):

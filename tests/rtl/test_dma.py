@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
 from rtlsim import WbMaster, memmap, run_cocotb, sources
 from ossl import Curve
-from test_engine_wb import AES, GF2M, PK, SHA, TB, A, Ctrl, G, P, S, field, get, regmap, seed_of
+from test_engine_wb import AES, GF2M, PK, SHA, TB, A, Ctrl, G, P, S, ctrl_isa, field, get, regmap, seed_of
 
 DMA = memmap("rtl/engine/memmap.toml")["dma"][0]
 D = regmap("dma")
@@ -791,20 +791,20 @@ async def sha_shared_with_the_controller(dut):
         dst = tb.alloc(32)
         first = tb.chain((SHA_OP | SHA_INIT | SHA_FINAL, tb.put(dma_msg, rng.randrange(4)), dst, len(dma_msg)))
         if order.startswith("ctrl"):
-            await c.start("SHA256", {1: 0, 2: len(prog_msg), 3: 0x0f00})
+            await c.start("SHA256", {1: 0, 2: len(prog_msg), 3: ctrl_isa.SECRET_BASE - 32})
             if order == "ctrl first":
                 await ClockCycles(dut.clk_i, 100)   # the program holds the IP by now
             res = await tb.run(first)
         else:
             await tb.begin(first)
             await ClockCycles(dut.clk_i, 150)        # the chain is in the middle of its message by now
-            await c.start("SHA256", {1: 0, 2: len(prog_msg), 3: 0x0f00})
+            await c.start("SHA256", {1: 0, 2: len(prog_msg), 3: ctrl_isa.SECRET_BASE - 32})
             assert get(D, "STATUS", "BUSY", await tb.read(DMA + D["STATUS"][0])) == 1, "the chain ended too soon"
             res = await tb.end()
         assert res[0] == "OK", (order, res)
         assert await c.result() == "OK", order
         assert tb.ram.read(dst, 32) == hashlib.sha256(dma_msg).digest(), order
-        assert await c.dump(0x0f00, 32) == hashlib.sha256(prog_msg).digest(), order
+        assert await c.dump(ctrl_isa.SECRET_BASE - 32, 32) == hashlib.sha256(prog_msg).digest(), order
     tb.cpu.running = False
     tb.check_window()
 

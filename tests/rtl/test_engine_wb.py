@@ -540,20 +540,35 @@ class Ctrl:
 
 @cocotb.test()
 async def ctrl_window_and_x509(dut):
-    """The window written and read back word by word (back-to-back accesses included), range errors;
-    X509_PARSE on a certificate the `cryptography` package made: its spans, numbers and times."""
+    """The window written and read back word by word (back-to-back accesses included), but for its
+    secret top, which is written and never read (ERR.WIN_SECRET); range errors; X509_PARSE on a
+    certificate the `cryptography` package made: its spans, numbers and times."""
     tb = TB(dut, seed_of() + 4)
     await tb.reset()
     c = Ctrl(tb)
     assert await tb.read(CTRL + C["NAME"][0]) == C["NAME"][2]
     kib = get(C, "CAPABILITIES", "WINDOW_KIB", await tb.read(CTRL + C["CAPABILITIES"][0]))
     assert kib * 1024 == ctrl_isa.MEM_BYTES
+    secret = ctrl_isa.SECRET_BASE
+    assert get(C, "CAPABILITIES", "SECRET_WORDS", await tb.read(CTRL + C["CAPABILITIES"][0])) * 4 == \
+        ctrl_isa.MEM_BYTES - secret
     data = tb.rng.randbytes(ctrl_isa.MEM_BYTES)
     await c.load(0, data)
-    assert await c.dump(0, len(data)) == data
-    at = 4 * tb.rng.randrange(ctrl_isa.MEM_BYTES // 4 - 8)
+    assert await c.err() == 0
+    assert await c.dump(0, secret) == data[:secret]
+    at = 4 * tb.rng.randrange(secret // 4 - 8)
     assert await c.dump(at, 32) == data[at:at + 32]
     assert await c.err() == 0
+    # The secret top: every word refused, read as 0, WIN_ADDR left where it was.
+    for addr in (secret, secret + 4 * tb.rng.randrange((ctrl_isa.MEM_BYTES - secret) // 4), ctrl_isa.MEM_BYTES - 4):
+        await tb.write(CTRL + C["WIN_ADDR"][0], addr)
+        assert await tb.read(CTRL + C["WIN_RDATA"][0]) == 0
+        assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1
+        assert await tb.read(CTRL + C["WIN_ADDR"][0]) == addr
+    await tb.write(CTRL + C["WIN_ADDR"][0], secret - 4)    # the last public word, then the first secret one
+    assert await tb.read(CTRL + C["WIN_RDATA"][0]) == int.from_bytes(data[secret - 4:secret], "little")
+    assert await tb.read(CTRL + C["WIN_RDATA"][0]) == 0
+    assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1
     # Unaligned or past the window: refused, read as 0, WIN_ADDR left where it was.
     for addr in (2, ctrl_isa.MEM_BYTES, 0x10000):
         await tb.write(CTRL + C["WIN_ADDR"][0], addr)
@@ -561,7 +576,7 @@ async def ctrl_window_and_x509(dut):
         assert await tb.read(CTRL + C["WIN_RDATA"][0]) == 0
         assert get(C, "ERR", "WIN_RANGE", await c.err()) == 1
         assert await tb.read(CTRL + C["WIN_ADDR"][0]) == addr
-    assert await c.dump(0, len(data)) == data   # (nothing written)
+    assert await c.dump(0, secret) == data[:secret]   # (nothing written)
 
     cert, der = leaf_cert()
     await c.load(0, der)
@@ -610,7 +625,7 @@ async def ctrl_bad_sequences(dut):
     await tb.write(CTRL + C["INTR_STATE"][0], 1)
     assert await c.dump(0, len(der)) == der                      # the write was dropped
     assert "TBS" in await c.outputs()
-    for op in (0, 2, 3):
+    for op in (0, 3):
         await tb.write(CTRL + C["CMD"][0], op)
         assert get(C, "ERR", "BAD_CMD", await c.err()) == 1
         assert get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])) == 0
@@ -639,7 +654,7 @@ async def ctrl_sha256(dut):
             if n <= 3000:
                 msgs.append((bytes.fromhex(r["Msg"])[:n], bytes.fromhex(r["MD"])))
     assert len(msgs) > 70
-    digest_at = ctrl_isa.MEM_BYTES - 32
+    digest_at = ctrl_isa.SECRET_BASE - 32
     await tb.write(SHA + S["CTRL"][0], field(S, "CTRL", "HMAC", 1))   # the CPU's setting: not the program's
     for i, (msg, md) in enumerate(msgs):
         await c.load(0, msg)
@@ -665,3 +680,47 @@ async def ctrl_sha256(dut):
 
 def test_engine_wb(vectors):
     run_cocotb("se_engine", ENGINE_SOURCES, "test_engine_wb", extra_env={"SE_VECTORS": str(vectors)})
+
+
+@cocotb.test()
+async def ctrl_secrets(dut):
+    """Secrets in the window's top: a key the bus writes there and cannot read back keys HMAC and
+    the PRF on the real SHA IP (Python's hmac the reference); WIPE zeroes it (the same programs then
+    answer for a key of zeros), with STATUS.BUSY, dropped commands and DONE while it runs."""
+    import hmac as pyhmac
+    from tls_prf import p_sha256 as prf
+    tb = TB(dut, seed_of() + 7)
+    await tb.reset()
+    c = Ctrl(tb)
+    key_at, msg_at, out_at = ctrl_isa.SECRET_BASE + 0x100, 0x100, 0x800
+    key, msg = tb.rng.randbytes(48), b"master secret" + tb.rng.randbytes(64)
+    await c.load(key_at, key)
+    await c.load(msg_at, msg)
+    await tb.write(CTRL + C["WIN_ADDR"][0], key_at)
+    assert await tb.read(CTRL + C["WIN_RDATA"][0]) == 0
+    assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1
+
+    async def macs():
+        regs = {1: key_at, 2: key_at + len(key), 3: msg_at, 4: msg_at + len(msg), 5: out_at}
+        await c.start("HMAC", regs)
+        assert await c.result() == "OK"
+        mac = await c.dump(out_at, 32)
+        await c.start("PRF", {**regs, 6: 48})
+        assert await c.result() == "OK"
+        return mac, await c.dump(out_at, 48)
+
+    assert await macs() == (pyhmac.new(key, msg, hashlib.sha256).digest(), prf(key, msg, 48))
+    # WIPE: busy for a word a cycle, commands and the window dropped meanwhile, DONE at its end
+    await tb.write(CTRL + C["INTR_ENABLE"][0], 1)
+    await tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "WIPE"))
+    assert get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])) == 1
+    await c.start("HMAC")
+    await tb.write(CTRL + C["WIN_ADDR"][0], msg_at)
+    await tb.write(CTRL + C["WIN_WDATA"][0], 0)
+    assert get(C, "ERR", "CMD_DROPPED", await c.err()) == 1
+    await tb.wait_status(CTRL, C, "BUSY", 0, limit=1000)
+    assert dut.irq_o.value == 1
+    await tb.write(CTRL + C["INTR_STATE"][0], 1)
+    zero = bytes(len(key))
+    assert await macs() == (pyhmac.new(zero, msg, hashlib.sha256).digest(), prf(zero, msg, 48))
+    assert await c.dump(msg_at, len(msg)) == msg   # the public bytes are not the wipe's

@@ -4,13 +4,13 @@
 # is kept at REC_A meanwhile. Nothing survives a parse in the registers, so the program's own
 # state is a frame of 16-bit fields at FRAME.
 
-# The window's top, below X509_PARSE's record and times: the lower certificate's record, the
-# digest, the frame. CHAIN_CHECK's inputs lie below CHAIN_TOP.
-.equ REC_A 0x0f90
-.equ DIG 0x0f70
-.equ FRAME 0x0f50
-.equ CHAIN_TOP 0x0f50
-.equ NOW_MAX 0x0f42                 # CHAIN_TOP - 14: the last place now's digits may start
+# Below X509_PARSE's record and times: the lower certificate's record, the digest, the frame.
+# CHAIN_CHECK's inputs lie below CHAIN_TOP.
+.equ REC_A REC-REC_BYTES
+.equ DIG REC_A-32
+.equ FRAME DIG-32
+.equ CHAIN_TOP FRAME
+.equ NOW_MAX CHAIN_TOP-14           # the last place now's digits may start
 .equ MAX_CHAIN 4                    # certificates below the anchor (x509.h SE_X509_MAX_CHAIN)
 
 # The frame's fields. Three cursors, each an entry and the end of its list (parse_at).

@@ -23,16 +23,16 @@
 .const ALG_P256 0x30 0x13 0x06 0x07 0x2a 0x86 0x48 0xce 0x3d 0x02 0x01 0x06 0x08 0x2a 0x86 0x48 0xce 0x3d 0x03 0x01 0x07
 .const OID_CN 0x55 0x04 0x03                   # id-at-commonName's contents
 
-# Where the validity times are written (14 digits each): the window's top 32 bytes (isa.toml
-# mem_bytes, 4 KiB); below them the record. The certificate must lie below the record (BAD_INPUT
-# otherwise).
-.equ NB_BUF 0x0fe0
-.equ NA_BUF 0x0ff0
+# Where the validity times are written (14 digits each): the 32 bytes below the window's secret top
+# (isa.toml secret_bytes; the bus reads these back); below them the record. The certificate must lie
+# below the record (BAD_INPUT otherwise).
+.equ NB_BUF SECRET_BASE-32
+.equ NA_BUF SECRET_BASE-16
 
 # The record (REC, 40 bytes): 16-bit fields, big-endian (STH, LDH), of the last certificate x509
 # parsed. Spans are an address and a length. KU is 0xffff without keyUsage, PATH 0xffff without a
 # pathLenConstraint; HAS_CN and HAS_SAN are bytes, 1 when the certificate has one.
-.equ REC 0x0fb8
+.equ REC SECRET_BASE-72
 .equ R_TBS 0
 .equ R_TBS_N 2
 .equ R_ISS 4

@@ -93,6 +93,10 @@ rec_done:
     STH r6, r2, 0          # the window's last byte, then its first
     LDH r7, r6, 0
     LDB r8, r6, 1          # (0x1000: address 0)
+    XORI r9, r2, 0x0f0f    # 0xaa55
+    flags r10              # Z clear (C as CMP left it: clear)
+    XORI r11, r4, 0xa5     # 0: Z set
+    flags r12
     END
 
 .entry OUTS

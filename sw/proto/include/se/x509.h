@@ -82,7 +82,7 @@ se_status se_x509_check_name(const se_x509 *leaf, const char *name);
  * se_x509_check_name (cert_name_mismatch). On SE_OK, leaf_pub (if not NULL) gets the leaf key.
  * n, without a trailing copy of an anchor, is 1..SE_X509_MAX_CHAIN, else SE_ERR_CERT_CHAIN.
  * Where be has a protocol controller (be->ctrl), its program CHAIN_CHECK does all of this, but for a
- * chain its window does not hold. */
+ * chain its window does not hold (a build with -DSE_TLS_NO_CTRL, the node's, leaves that path out). */
 se_status se_x509_verify_chain(const se_backend *be, const se_ec_curve *p256,
                                const uint8_t *const *chain, const size_t *chain_len, size_t n,
                                const uint8_t *const *anchors, const size_t *anchor_len,
