@@ -45,19 +45,21 @@ module ctrl_core (
   input  wire logic        sha_ready_i,
   input  wire logic        sha_err_i,     // with sha_ready_i: the IP refused (the program stops: ENGINE)
   input  wire logic [255:0] sha_digest_i,
-  // the pk IP's calls (PKW, PKRUN): CLEAR (always taken), BYTE, WRITE and RUN wait for pk_ready_i;
-  // RUN's ready cycle brings the program's status
+  // the pk IP's calls (PKW, PKRUN, PKR): CLEAR (always taken), BYTE, WRITE, RUN and READ wait for
+  // pk_ready_i; RUN's ready cycle brings the program's status, READ's the slot on pk_dout_i (held
+  // until the next READ)
   output logic             pk_req_o,
-  output logic      [1:0]  pk_kind_o,     // ctrl_pkg: PkClear, PkByte, PkWrite, PkRun
+  output logic      [2:0]  pk_kind_o,     // ctrl_pkg: PkClear, PkByte, PkWrite, PkRun, PkRead
   output logic      [7:0]  pk_byte_o,
   output logic      [9:0]  pk_arg_o,      // WRITE: the slot; RUN: the program [4:0], the cache entry [9:5]
   input  wire logic        pk_ready_i,
-  input  wire logic [3:0]  pk_status_i
+  input  wire logic [3:0]  pk_status_i,
+  input  wire logic [255:0] pk_dout_i
 );
 
   typedef enum logic [4:0] {
-    SIdle, SExec, SLdb, SLdh, SSth, STag, SLen0, SLen1, SLen2, SMeq, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SShaD,
-    SPkB, SPkW, SPkR
+    SIdle, SExec, SLdb, SLdh, SSth, STag, SLen0, SLen1, SLen2, SMeq, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SWide,
+    SPkB, SPkW, SPkR, SPkQ
   } state_e;
 
   state_e state_q, state_d;
@@ -118,6 +120,9 @@ module ctrl_core (
   logic [2:0]  tlv_hdr;
   assign room = rb - ra;
   assign tag_ok = imm[8] || mem_rdata_i == imm[7:0];
+
+  logic [255:0] wide;         // what SWide writes: PKR's slot, or SHAF's digest
+  assign wide = op == ctrl_pkg::OpPkr ? pk_dout_i : sha_digest_i;
   assign high_tag = mem_rdata_i[4:0] == 5'h1f;
 
   // ---- the next state and every write, in one place -----------------------------------------
@@ -265,7 +270,7 @@ module ctrl_core (
             else begin
               sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaFinal;
               fin = 1'b0;
-              state_d = !sha_ready_i ? SShaF : SShaD;
+              state_d = !sha_ready_i ? SShaF : SWide;
               if (sha_ready_i) sha_close = 1'b1;
               if (sha_ready_i && sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
             end
@@ -278,6 +283,14 @@ module ctrl_core (
               fin = 1'b0;
               if (rb == '0) state_d = SPkW;
               else begin mem_re_o = 1'b1; mem_raddr_o = ra; state_d = SPkB; end
+            end
+          end
+          ctrl_pkg::OpPkr: begin
+            if (imm > 14'd31) begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
+            else begin
+              pk_req_o = 1'b1; pk_kind_o = ctrl_pkg::PkRead; pk_arg_o = {5'd0, imm[4:0]};
+              cnt_clr = 1'b1; fin = 1'b0;
+              state_d = pk_ready_i ? SWide : SPkQ;
             end
           end
           ctrl_pkg::OpPkrun: begin
@@ -311,6 +324,11 @@ module ctrl_core (
           fin = 1'b1; wr1 = 1'b1; w1 = 16'(pk_status_i); set_z = 1'b1; nz = pk_status_i == 4'd0;
         end
       end
+      // PKR waits for the slot (then SWide)
+      SPkQ: begin
+        pk_req_o = 1'b1; pk_kind_o = ctrl_pkg::PkRead; pk_arg_o = {5'd0, imm[4:0]};
+        if (pk_ready_i) state_d = SWide;
+      end
       // SHAI waits for the IP
       SShaI: begin
         sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaInit;
@@ -335,12 +353,14 @@ module ctrl_core (
       SShaF: begin
         sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaFinal;
         if (sha_ready_i) begin
-          sha_close = 1'b1; state_d = SShaD;
+          sha_close = 1'b1; state_d = SWide;
           if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
         end
       end
-      SShaD: begin
-        mem_we_o = 1'b1; mem_waddr_o = ra + cnt_q; mem_wdata_o = sha_digest_i[8'd255 - {cnt_q[4:0], 3'b000} -: 8];
+      // SHAF's digest or PKR's slot into the window, a byte a cycle, the most significant first
+      SWide: begin
+        mem_we_o = 1'b1; mem_waddr_o = ra + cnt_q;
+        mem_wdata_o = wide[8'd255 - {cnt_q[4:0], 3'b000} -: 8];
         cnt_inc = 1'b1;
         if (cnt_q + 1'b1 == 16'd32) fin = 1'b1;
       end

@@ -21,20 +21,29 @@ P256_N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551   # 
 AMASK = isa.MEM_BYTES - 1   # a window address (mem_bytes is a power of two)
 
 
-def pk_status(slots, prog, entry):
-    """The status the pk IP gives program prog run over its operand slots (slot -> number), with
-    P-256 loaded, G's table in cache entry 0 and the other entries empty. ECDSA_VERIFY's checks in
-    rtl/pk/programs/ecdsa.s's order: r and s in [1, n - 1] (else VERIFY_FAIL), then Q (BAD_POINT:
-    coordinates below p, on the curve, x not 0), then the signature."""
+P256_P = 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1                                 # (FIPS 186-4, D.1.2.3)
+P256_G = (0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296,
+          0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5)
+STATE_SLOTS = 12             # pk's slots below this hold the curve; CLEAR zeroes the others
+
+
+def pk_run(slots, prog, entry):
+    """Program prog of the pk IP run over its operand slots (slot -> number, updated with its
+    results), with P-256 loaded, G's table in cache entry 0 and the other entries empty: its status.
+    ECDSA_VERIFY's checks in rtl/pk/programs/ecdsa.s's order: r and s in [1, n - 1] (else
+    VERIFY_FAIL), then Q (BAD_POINT: coordinates below p, on the curve, x not 0), then the
+    signature; VALIDATE checks Q alone; ECSM_COMB (entry 0: G) and ECSM (Q, checked first) put
+    K times the point in RX, RY (INFINITY for the point at infinity)."""
     slot = lambda name: slots.get(isa.PK_SLOT[name], 0)  # noqa: E731
+    q = (slot("QX"), slot("QY"))
     if prog == isa.PK_PROG["ECDSA_VERIFY"]:
         if entry != 0:
             return "BAD_SEQ"
         if not (0 < slot("RX") < P256_N and 0 < slot("RY") < P256_N):
             return "VERIFY_FAIL"
-        if not point(slot("QX"), slot("QY")):
+        if not point(*q):
             return "BAD_POINT"
-        key = ec.EllipticCurvePublicNumbers(slot("QX"), slot("QY"), ec.SECP256R1()).public_key()
+        key = ec.EllipticCurvePublicNumbers(*q, ec.SECP256R1()).public_key()
         try:
             key.verify(encode_dss_signature(slot("RX"), slot("RY")), slot("E").to_bytes(32, "big"),
                        ec.ECDSA(Prehashed(hashes.SHA256())))
@@ -42,8 +51,37 @@ def pk_status(slots, prog, entry):
             return "VERIFY_FAIL"
         return "OK"
     if prog == isa.PK_PROG["VALIDATE"]:
-        return "OK" if point(slot("QX"), slot("QY")) else "BAD_POINT"
-    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY and VALIDATE alone, not program {prog}")
+        return "OK" if point(*q) else "BAD_POINT"
+    if prog in (isa.PK_PROG["ECSM_COMB"], isa.PK_PROG["ECSM"]):
+        if prog == isa.PK_PROG["ECSM_COMB"] and entry != 0:
+            return "BAD_SEQ"
+        if prog == isa.PK_PROG["ECSM"] and not point(*q):
+            return "BAD_POINT"
+        r = mul(slot("K"), P256_G if prog == isa.PK_PROG["ECSM_COMB"] else q)
+        if r is None:
+            return "INFINITY"
+        slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r
+        return "OK"
+    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY, VALIDATE, ECSM_COMB and ECSM, not program {prog}")
+
+
+def mul(k, pt):
+    """k * pt on P-256 in affine coordinates, None for the point at infinity (double and add)."""
+    def add(a, b):
+        if a is None or b is None:
+            return b if a is None else a
+        (x1, y1), (x2, y2) = a, b
+        if x1 == x2 and (y1 + y2) % P256_P == 0:
+            return None
+        lam = (3 * x1 * x1 - 3) * pow(2 * y1, -1, P256_P) if a == b else (y2 - y1) * pow(x2 - x1, -1, P256_P)
+        x3 = (lam * lam - x1 - x2) % P256_P
+        return x3, (lam * (x1 - x3) - y1) % P256_P
+    r = None
+    for bit in bin(k % P256_N)[2:]:
+        r = add(r, r)
+        if bit == "1":
+            r = add(r, pt)
+    return r
 
 
 def point(x, y):
@@ -67,6 +105,7 @@ class Machine:
         self.spans = {}          # slot name -> (address, length) of an OUT
         self.slot_names = {v: k for k, v in self.asm.slots.items()}
         self.pk = {}             # the pk IP's operand slots a program wrote: slot -> number
+        self.pk_used = False     # the last run used pk
         self.cycles = self.steps = 0
 
     def load(self, addr, data):
@@ -77,7 +116,16 @@ class Machine:
         """Runs program prog (its name) with registers regs (index -> value); returns the status
         name. A run past `budget` steps stops with BAD_PROGRAM, so that a test notices a program that
         would not stop (the RTL has no such limit: the programs' loops must end by themselves).
-        trace: a list that gets the pc of every instruction run."""
+        trace: a list that gets the pc of every instruction run. A program that used pk leaves its
+        operand slots cleared, as the engine does after it (pk's CLEAR)."""
+        try:
+            return self._run(prog, regs, budget, trace)
+        finally:
+            if self.pk_used:
+                self.pk = {k: v for k, v in self.pk.items() if k < STATE_SLOTS}
+
+    def _run(self, prog, regs, budget, trace):
+        self.pk_used = False
         r, mem, c = self.regs, self.mem, self.consts
         for k, v in (regs or {}).items():
             r[k] = v & MASK
@@ -187,13 +235,22 @@ class Machine:
             elif name == "OUTR":
                 self.out[self.slot_names[imm]] = r[a]
             elif name == "PKW":
+                self.pk_used = True
                 if r[b] > 32 or imm > 31:
                     return "BAD_PROGRAM"
                 self.pk[imm] = int.from_bytes(self._bytes(r[a], r[b]), "big")
                 self.cycles += 1 + r[b]
             elif name == "PKRUN":
-                r[d] = isa.PK_STATUS[pk_status(self.pk, imm & 31, (imm >> 5) & 31)]
+                self.pk_used = True
+                r[d] = isa.PK_STATUS[pk_run(self.pk, imm & 31, (imm >> 5) & 31)]
                 z = int(r[d] == 0)
+            elif name == "PKR":
+                self.pk_used = True
+                if imm > 31:
+                    return "BAD_PROGRAM"
+                for i, x in enumerate(self.pk.get(imm, 0).to_bytes(32, "big")):
+                    mem[(r[a] + i) & AMASK] = x
+                self.cycles += 32
             elif name == "SHAI":
                 sha = hashlib.sha256()
             elif name == "SHAU":

@@ -19,10 +19,12 @@
 // INIT it issues until the FINAL's digest, or until its program stops; se_engine shares the IP with
 // the DMA, each waiting while the other owns it.
 //
-// The pk IP's calls (PKW, PKRUN): the core's bytes are shifted into a 256-bit number here, which
-// WRITE puts into a pk slot; RUN starts a pk program and answers with its status once pk is idle.
-// The controller holds the pk IP from its first command until its program stops (shared with the
-// DMA in se_engine the same way).
+// The pk IP's calls (PKW, PKRUN, PKR): the core's bytes are shifted into a 256-bit number here, which
+// WRITE puts into a pk slot; RUN starts a pk program and answers with its status once pk is idle;
+// READ brings a slot to pk's DOUT for the core to copy. The controller holds the pk IP from its first
+// command until its program stops and then a CLEAR has wiped pk's operand slots, scalar and DOUT
+// (STATUS.BUSY until then, DONE after), so nothing a program put into pk or read out of it is left
+// for the bus (shared with the DMA in se_engine the same way).
 `default_nettype none
 
 module ctrl_wb (
@@ -37,7 +39,7 @@ module ctrl_wb (
   // the pk IP's command port (rtl/pk pk_wb's, shared in se_engine)
   output logic pk_own_o, pk_held_o, pk_cmd_valid_o, output logic [2:0] pk_cmd_o, output logic [4:0] pk_slot_o,
   output logic [4:0] pk_prog_o, output logic [255:0] pk_din_o,
-  input wire logic pk_cmd_ready_i, pk_busy_i, input wire logic [3:0] pk_status_i
+  input wire logic pk_cmd_ready_i, pk_busy_i, input wire logic [3:0] pk_status_i, input wire logic [255:0] pk_dout_i
 );
 
   localparam int Aw = ctrl_pkg::MemAw;   // window address bits
@@ -49,6 +51,7 @@ module ctrl_wb (
 
   // ---- the core ---------------------------------------------------------------------------------
   logic        busy, done, start, reg_we;
+  logic        ip_busy;          // STATUS.BUSY: a program, a WIPE, or pk's CLEAR after a program
   logic        busy_q, idle;     // idle: no program in this cycle or the last (the RAM then shows WIN_ADDR's word)
   logic [511:0] stage_q;         // SHAU's block being gathered, byte 0 in [511:504]; after SHAF its digest in [511:256]
   logic [3:0]  status;
@@ -64,7 +67,7 @@ module ctrl_wb (
   logic [1:0]  sha_kind;
   logic [7:0]  sha_byte;
   logic        pk_req, pk_ready;
-  logic [1:0]  pk_kind;
+  logic [2:0]  pk_kind;
   logic [7:0]  pk_byte;
   logic [9:0]  pk_arg;
 
@@ -72,7 +75,7 @@ module ctrl_wb (
   localparam logic [Ww-1:0] SecretWord = Ww'(ctrl_pkg::SecretBase / 4);
   logic          wipe_q, wipe_start, wipe_done;
   logic [Ww-1:0] wcnt_q;       // the word it writes
-  assign wipe_start = reg2hw.cmd.wr && !busy && !wipe_q && reg2hw.cmd.op == 2'd2;
+  assign wipe_start = reg2hw.cmd.wr && !ip_busy && reg2hw.cmd.op == 2'd2;
   assign wipe_done  = wipe_q && wcnt_q == '1;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -85,8 +88,8 @@ module ctrl_wb (
     end
   end
 
-  assign start  = reg2hw.cmd.wr && !busy && !wipe_q && reg2hw.cmd.op == 2'd1;
-  assign reg_we = reg2hw.setreg.wr && !busy && !wipe_q;
+  assign start  = reg2hw.cmd.wr && !ip_busy && reg2hw.cmd.op == 2'd1;
+  assign reg_we = reg2hw.setreg.wr && !ip_busy;
 
   ctrl_core u_core (
     .clk_i, .rst_ni, .start_i(start), .prog_i(reg2hw.cmd.prog), .reg_we_i(reg_we), .reg_idx_i(reg2hw.setreg.idx),
@@ -95,16 +98,30 @@ module ctrl_wb (
     .mem_wdata_o(mem_wdata), .out_valid_o(out_valid), .out_slot_o(out_slot), .out_kind_o(out_kind), .out_a_o(out_a),
     .out_n_o(out_n), .sha_req_o(sha_req), .sha_kind_o(sha_kind), .sha_byte_o(sha_byte), .sha_ready_i(sha_ready),
     .sha_err_i(sha_err), .sha_digest_i(stage_q[511:256]), .pk_req_o(pk_req), .pk_kind_o(pk_kind), .pk_byte_o(pk_byte),
-    .pk_arg_o(pk_arg), .pk_ready_i(pk_ready), .pk_status_i
+    .pk_arg_o(pk_arg), .pk_ready_i(pk_ready), .pk_status_i, .pk_dout_i
   );
 
   // ---- the pk IP's calls --------------------------------------------------------------------------
-  localparam logic [2:0] PkWrite = 3'd1, PkRun = 3'd3;
+  localparam logic [2:0] PkWrite = 3'd1, PkRead = 3'd2, PkRun = 3'd3, PkClear = 3'd5;
   logic [255:0] num_q;      // PKW's number, its bytes shifted in from the right
-  logic         run_q;      // RUN taken: its status comes when the IP is idle again
-  logic         pk_held_q;  // the controller has used pk in this program
-  assign pk_cmd_valid_o = pk_req && (pk_kind == ctrl_pkg::PkWrite || (pk_kind == ctrl_pkg::PkRun && !run_q));
-  assign pk_cmd_o  = pk_kind == ctrl_pkg::PkRun ? PkRun : PkWrite;
+  logic         issued_q;   // RUN or READ taken: answered when the IP is idle again
+  logic         pk_held_q;  // the controller has used pk in this program (and not yet cleared it)
+  logic         pk_clr;     // the program has stopped: pk's CLEAR, then pk is released
+  logic         clr_sent_q; // that CLEAR taken
+  logic         clr_done;   // ... and over: pk released
+  logic         waits;      // the core's request is one answered when the IP is idle again
+  assign waits    = pk_kind == ctrl_pkg::PkRun || pk_kind == ctrl_pkg::PkRead;
+  assign pk_clr   = !busy && pk_held_q;
+  assign clr_done = pk_clr && clr_sent_q && !pk_busy_i;
+  assign pk_cmd_valid_o = pk_clr ? !clr_sent_q : pk_req && (pk_kind == ctrl_pkg::PkWrite || (waits && !issued_q));
+  always_comb begin
+    if (pk_clr) pk_cmd_o = PkClear;
+    else unique case (pk_kind)
+      ctrl_pkg::PkRun:  pk_cmd_o = PkRun;
+      ctrl_pkg::PkRead: pk_cmd_o = PkRead;
+      default:          pk_cmd_o = PkWrite;
+    endcase
+  end
   assign pk_slot_o = pk_kind == ctrl_pkg::PkRun ? pk_arg[9:5] : pk_arg[4:0];
   assign pk_prog_o = pk_arg[4:0];
   assign pk_din_o  = num_q;
@@ -114,24 +131,27 @@ module ctrl_wb (
     unique case (pk_kind)
       ctrl_pkg::PkClear, ctrl_pkg::PkByte: pk_ready = 1'b1;
       ctrl_pkg::PkWrite: pk_ready = pk_cmd_ready_i;
-      default:           pk_ready = run_q && !pk_busy_i;   // PkRun
+      default:           pk_ready = issued_q && !pk_busy_i;   // PkRun, PkRead
     endcase
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      num_q <= '0; run_q <= 1'b0; pk_held_q <= 1'b0;
-    end else if (!busy) begin                        // no program: no number kept, nothing held
-      num_q <= '0; run_q <= 1'b0; pk_held_q <= 1'b0;
+      num_q <= '0; issued_q <= 1'b0; pk_held_q <= 1'b0; clr_sent_q <= 1'b0;
+    end else if (!busy) begin                        // no program: no number kept; pk cleared, then let go
+      num_q <= '0; issued_q <= 1'b0;
+      if (pk_clr && pk_cmd_valid_o && pk_cmd_ready_i) clr_sent_q <= 1'b1;
+      if (clr_done) begin pk_held_q <= 1'b0; clr_sent_q <= 1'b0; end
     end else begin
       if (pk_req && pk_kind == ctrl_pkg::PkClear) num_q <= '0;
       if (pk_req && pk_kind == ctrl_pkg::PkByte) num_q <= {num_q[247:0], pk_byte};
       if (pk_cmd_valid_o && pk_cmd_ready_i) begin
         pk_held_q <= 1'b1;
-        if (pk_kind == ctrl_pkg::PkRun) run_q <= 1'b1;
+        if (waits) issued_q <= 1'b1;
       end
-      if (pk_req && pk_kind == ctrl_pkg::PkRun && pk_ready) run_q <= 1'b0;
+      if (pk_req && waits && pk_ready) issued_q <= 1'b0;
     end
   end
+  assign ip_busy = busy || wipe_q || pk_clr;
 
   // ---- the SHA IP's calls -------------------------------------------------------------------------
   localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3;
@@ -193,7 +213,7 @@ module ctrl_wb (
   // A bus access to the window is in range when WIN_ADDR is aligned and inside it; a read, when it
   // is below the secret top too.
   logic win_ok, win_secret, win_wr, win_rd;
-  assign idle       = !busy && !busy_q && !wipe_q;
+  assign idle       = !ip_busy && !busy_q;
   assign win_ok     = reg2hw.win_addr[1:0] == 2'b00 && reg2hw.win_addr[31:Aw] == '0;
   assign win_secret = reg2hw.win_addr[Aw-1:2] >= SecretWord;
   assign win_wr = reg2hw.win_wdata.wr && idle && win_ok;
@@ -258,12 +278,12 @@ module ctrl_wb (
   assign hw2reg.out_valid = {16'h0, valid_q};
 
   // ---- status, errors, the interrupt -------------------------------------------------------------
-  assign hw2reg.status.busy   = busy || wipe_q;
+  assign hw2reg.status.busy   = ip_busy;
   assign hw2reg.status.result = status;
-  assign hw2reg.intr_state.done = done || wipe_done;
-  assign hw2reg.err.cmd_dropped = ((busy || wipe_q) && (reg2hw.cmd.wr || reg2hw.setreg.wr)) ||
+  assign hw2reg.intr_state.done = (done && !pk_held_q) || clr_done || wipe_done;   // (a program that held pk: once it is cleared)
+  assign hw2reg.err.cmd_dropped = (ip_busy && (reg2hw.cmd.wr || reg2hw.setreg.wr)) ||
                                   (!idle && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd));
-  assign hw2reg.err.bad_cmd   = reg2hw.cmd.wr && !busy && !wipe_q && reg2hw.cmd.op != 2'd1 && reg2hw.cmd.op != 2'd2;
+  assign hw2reg.err.bad_cmd   = reg2hw.cmd.wr && !ip_busy && reg2hw.cmd.op != 2'd1 && reg2hw.cmd.op != 2'd2;
   assign hw2reg.err.win_range = idle && !win_ok && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd);
   assign hw2reg.err.win_secret = idle && win_ok && win_secret && reg2hw.win_rdata.rd;
   assign hw2reg.win_rdata     = !idle || !win_ok || win_secret ? 32'h0 : rword;

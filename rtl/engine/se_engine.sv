@@ -178,7 +178,7 @@ module se_engine #(
     .sha_busy_i(sha_busy), .sha_status_i(sha_status), .sha_digest_i(sha_digest),
     .pk_own_o(ctrl_pk_own), .pk_held_o(ctrl_pk_held), .pk_cmd_valid_o(ctrl_pk_valid), .pk_cmd_o(ctrl_pk_cmd),
     .pk_slot_o(ctrl_pk_slot), .pk_prog_o(ctrl_pk_prog), .pk_din_o(ctrl_pk_din),
-    .pk_cmd_ready_i(pk_ip_ready && ctrl_pk_sel), .pk_busy_i(pk_busy), .pk_status_i(pk_status)
+    .pk_cmd_ready_i(pk_ip_ready && ctrl_pk_sel), .pk_busy_i(pk_busy), .pk_status_i(pk_status), .pk_dout_i(pk_dout)
   );
 
   // (The DMA's and the controller's busy show in their STATUS and BUSY_CYCLES; busy_o keeps the four

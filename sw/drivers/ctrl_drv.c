@@ -53,6 +53,8 @@ se_status se_drv_ctrl_write(uint32_t addr, const uint8_t *p, size_t n)
     if (st != SE_OK)
         return st;
     size_t i = 0;
+    if (n % 4 != 0 && addr + n > SE_CTRL_SECRET_BASE)
+        return SE_ERR_BAD_INPUT; /* (a part word in the secret top: its other bytes cannot be read to keep) */
     for (; i + 4 <= n; i += 4)
         wr(SE_CTRL_WIN_WDATA, se_drv_load_le32(p + i));
     if (i < n) { /* the last word: its bytes past n are kept */

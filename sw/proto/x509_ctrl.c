@@ -74,8 +74,8 @@ se_status se_x509_parse_on(const se_backend *be, se_x509 *c, const uint8_t *der,
     memset(c, 0, sizeof *c);
     if (der == NULL)
         return SE_ERR_CERT_MALFORMED;
-    if (len > SE_CTRL_MEM_BYTES)
-        return SE_ERR_TLS_TOO_LARGE;
+    if (len > SE_CTRL_REC)
+        return SE_ERR_TLS_TOO_LARGE; /* (X509_PARSE's input ends below its record) */
     regs[1] = 0;
     regs[2] = (uint16_t)len;
     se_status st = e->write(0, der, len);

@@ -89,22 +89,23 @@ def test_sha_calls():
 
 
 def test_pk_calls():
-    """PKW and PKRUN: the numbers the pk IP gets, the status it gives back (a signature the
-    `cryptography` package made, and one changed bit of it), and the cycles isa.toml gives."""
+    """PKW, PKR and PKRUN: the numbers the pk IP gets and gives back, the status it answers (a
+    signature the `cryptography` package made, and one changed bit of it), and the cycles isa.toml
+    gives."""
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
-    pk = model.isa.PK_SLOT
     m = machine()
     m.load(0x100, bytes(range(1, 33)))
     assert m.run("PK", {1: 0x100}) == "BAD_PROGRAM"            # the PKW of 33 bytes
-    assert m.pk[pk["E"]] == int.from_bytes(bytes(range(1, 33)), "big")
-    assert m.pk[pk["QX"]] == 0 and m.pk[pk["QY"]] == 0x0102030405
+    assert bytes(m.mem[0x200:0x260]) == bytes(range(1, 33)) + bytes(32) + bytes(27) + bytes(range(1, 6))
     assert m.regs[4] == model.isa.PK_STATUS["VERIFY_FAIL"] and m.regs[5] == 0   # (r = 0: pk checks it first)
     assert m.regs[6] == model.isa.PK_STATUS["BAD_SEQ"]
-    # LDI, PKW 2+32, LDI, PKW 2, LDI, PKW 2+5, PKRUN, flags (Z, C clear: LDI, J.nz, J.nc), PKRUN,
-    # LDI, PKW refused at once
-    assert m.cycles == 1 + 34 + 1 + 2 + 1 + 7 + 1 + 3 + 1 + 1 + 1
+    assert not any(s >= 12 for s in m.pk)                     # the engine cleared pk's operands after it
+    # LDI, PKW 2+32, LDI, PKW 2, LDI, PKW 2+5, 3 (ADDI, PKR 1+32), PKRUN, flags (Z, C clear: LDI,
+    # J.nz, J.nc), PKRUN, LDI, PKW refused at once
+    assert m.cycles == 1 + 34 + 1 + 2 + 1 + 7 + 3 * 34 + 1 + 3 + 1 + 1 + 1
+    assert m.run("PK_READ_BAD", {1: 0x100}) == "BAD_PROGRAM" and m.cycles == 1
     key = ec.generate_private_key(ec.SECP256R1())
     msg = b"tbsCertificate"
     r, s = decode_dss_signature(key.sign(msg, ec.ECDSA(hashes.SHA256())))

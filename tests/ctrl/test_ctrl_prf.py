@@ -1,9 +1,10 @@
-"""The ctrl engine's HMAC and PRF programs (rtl/ctrl/programs/hmac.s) on its Python model, against
-Python's hmac module: HMAC-SHA256 (RFC 2104) for every key length it takes and data of many lengths,
-the RFC 4231 test cases that fit (keys of at most 64 bytes), and the TLS 1.2 PRF (RFC 5246 5,
-P_SHA256) for the lengths a handshake asks (the master secret, the key block, Finished) and around
-the 32-byte blocks. The programs' cycles depend on the lengths alone, never on the key's or the
-data's bytes; the caller's errors are BAD_INPUT."""
+"""The ctrl engine's HMAC, PRF and ECDHE programs (rtl/ctrl/programs/hmac.s, ecdhe.s) on its Python
+model, against Python's hmac module and the `cryptography` package: HMAC-SHA256 (RFC 2104) for every
+key length it takes and data of many lengths, the RFC 4231 test cases that fit (keys of at most 64
+bytes), the TLS 1.2 PRF (RFC 5246 5, P_SHA256) for the lengths a handshake asks (the master secret,
+the key block, Finished) and around the 32-byte blocks, and ECDHE's public key and premaster against
+`cryptography`'s ECDH. HMAC's and the PRF's cycles depend on the lengths alone, never on the key's or
+the data's bytes; the caller's errors are BAD_INPUT, a span in the secret top among them."""
 import hashlib
 import hmac
 import random
@@ -21,7 +22,7 @@ import ctrl_model as model  # noqa: E402
 
 EQU = asm.load().equ
 KEY, DATA, OUT = 0x0100, 0x0200, 0x0800     # where the tests put the key, the data and the output
-SECRET_OUT = EQU["SCRATCH_END"]             # an output in the secret top, past the scratch
+SECRET = isa.SECRET_BASE
 
 
 def run_hmac(m, key, data, key_at=KEY, out=OUT):
@@ -75,10 +76,7 @@ def test_prf(tally):
         secret, seed = rng.randbytes(slen), rng.randbytes(seed_len)
         assert run_prf(m, secret, seed, n) == ("OK", prf(secret, seed, n)), (slen, seed_len, n)
         runs += 1
-    # the master secret into the secret top, the way a handshake keeps it
-    secret, seed = rng.randbytes(32), b"master secret" + rng.randbytes(64)
-    assert run_prf(m, secret, seed, 48, out=SECRET_OUT) == ("OK", prf(secret, seed, 48))
-    tally("ctrl prf", runs + 1)
+    tally("ctrl prf", runs)
 
 
 def test_cycles_depend_on_lengths_alone():
@@ -103,14 +101,18 @@ def test_cycles_depend_on_lengths_alone():
     {2: KEY + 65},                                     # a key of 65 bytes
     {2: KEY - 1},                                      # a key that ends before it begins
     {4: DATA - 1},                                     # data that end before they begin
-    {1: EQU["PAD_I"], 2: EQU["PAD_I"] + 16},          # a key on the scratch
-    {3: EQU["HI"], 4: EQU["HI"] + 4},                  # data on the scratch
-    {3: EQU["PAD_I"] - 2, 4: EQU["PAD_I"] + 2},        # data reaching into it
-    {5: EQU["PO"]},                                    # the output on it
-    {5: EQU["PAD_I"] - 16},                            # the output reaching into it
+    {1: SECRET, 2: SECRET + 16},                       # a key in the secret top (the scratch's start)
+    {1: SECRET + 0x100, 2: SECRET + 0x101},            # one byte of a secret
+    {1: SECRET - 16, 2: SECRET + 16},                  # a key reaching into it
+    {3: EQU["HI"], 4: EQU["HI"] + 4},                  # data in it
+    {3: SECRET - 2, 4: SECRET + 2},                    # data reaching into it
+    {5: EQU["PO"]},                                    # the output in it
+    {5: SECRET - 16},                                  # the output reaching into it
     {5: isa.MEM_BYTES - 8},                            # the output past the window
-    {5: isa.MEM_BYTES},
+    {5: 0xfff0},                                       # ... and wrapping
     {4: isa.MEM_BYTES + 1},                            # data past the window
+    {5: DATA + 4},                                     # the output over the data
+    {5: DATA - 8},                                     # the output reaching into them
 ])
 def test_bad_input(regs):
     m = model.Machine()
@@ -118,3 +120,79 @@ def test_bad_input(regs):
         good = {1: KEY, 2: KEY + 32, 3: DATA, 4: DATA + 10, 5: OUT, **base}
         assert m.run(prog, good) == "OK"
         assert m.run(prog, {**good, **regs}) == "BAD_INPUT", (prog, regs)
+
+
+def test_prf_output_beside_its_seed():
+    """An output that ends where the seed begins, or begins where it ends, is fine: the seed is read
+    again after each block, and it is intact."""
+    rng = random.Random(2)
+    m = model.Machine()
+    secret, seed = rng.randbytes(48), rng.randbytes(77)
+    for out in (DATA - 64, DATA + len(seed)):
+        assert run_prf(m, secret, seed, 64, out=out) == ("OK", prf(secret, seed, 64))
+        assert bytes(m.mem[DATA:DATA + len(seed)]) == seed
+
+
+# ---- ECDHE ---------------------------------------------------------------------------------------
+PEER, PUB = 0x0300, 0x0340
+
+
+def run_ecdhe(m, k, peer):
+    m.load(EQU["K_AT"], k.to_bytes(32, "big"))
+    m.load(PEER, peer)
+    st = m.run("ECDHE", {2: PEER, 3: PUB})
+    return st, bytes(m.mem[PUB:PUB + 64]), bytes(m.mem[EQU["PMS_AT"]:EQU["PMS_AT"] + 32])
+
+
+def point_bytes(pub):
+    n = pub.public_numbers()
+    return n.x.to_bytes(32, "big") + n.y.to_bytes(32, "big")
+
+
+def test_ecdhe(tally):
+    """k G and the premaster x(k Q) as the `cryptography` package's key pair and ECDH give them."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+    m = model.Machine()
+    for _ in range(20):
+        mine, peer = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+        st, pub, pms = run_ecdhe(m, mine.private_numbers().private_value, point_bytes(peer.public_key()))
+        assert st == "OK"
+        assert pub == point_bytes(mine.public_key())
+        assert pms == mine.exchange(ec.ECDH(), peer.public_key())
+        assert not any(s >= model.STATE_SLOTS for s in m.pk)   # the engine cleared k and k Q from pk
+    tally("ctrl ecdhe", 20)
+
+
+def test_ecdhe_refusals():
+    """A peer's point off the curve, with a coordinate past p, or with x = 0 (pk refuses it) is
+    INVALID_POINT; k = 0 or n is BAD_INPUT, and so are spans in the secret top."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+    m = model.Machine()
+    good = point_bytes(ec.generate_private_key(ec.SECP256R1()).public_key())
+    p = model.P256_P.to_bytes(32, "big")
+    for peer in (good[:63] + bytes([good[63] ^ 1]), p + good[32:], good[:32] + p, bytes(32) + good[32:], bytes(64)):
+        assert run_ecdhe(m, 7, peer)[0] == "INVALID_POINT", peer.hex()
+    for k in (0, model.P256_N):
+        assert run_ecdhe(m, k, good)[0] == "BAD_INPUT", k
+    for regs in ({2: SECRET}, {2: SECRET - 32}, {3: SECRET - 8}, {3: EQU["PMS_AT"]}, {3: 0xfff0}):
+        m.load(PEER, good)
+        assert m.run("ECDHE", {2: PEER, 3: PUB, **regs}) == "BAD_INPUT", regs
+
+
+@pytest.mark.parametrize("prog, regs", [
+    ("SHA256", {1: SECRET, 2: SECRET + 1, 3: OUT}),             # a hash of one secret byte
+    ("SHA256", {1: DATA, 2: DATA + 4, 3: SECRET - 16}),          # a digest over it
+    ("SIG_CHECK", {1: DATA, 2: DATA + 4, 3: SECRET, 6: OUT, 7: OUT + 0x80}),
+    ("SIG_CHECK", {1: DATA, 2: DATA + 4, 3: OUT, 6: SECRET - 32, 7: OUT + 0x80}),
+    ("SIG_CHECK", {1: DATA, 2: DATA + 4, 3: OUT, 6: OUT + 0x40, 7: SECRET}),
+    ("VALIDITY", {1: SECRET + 0x100}),                            # now compared with a secret
+    ("NAME_CHECK", {1: DATA, 2: DATA + 4, 6: SECRET, 7: SECRET + 4, 9: 0}),
+    ("NAME_CHECK", {1: SECRET, 2: SECRET + 4, 6: DATA, 7: DATA + 4, 9: 0}),
+    ("X509_PARSE", {1: SECRET, 2: SECRET + 0x40}),
+    ("CHAIN_CHECK", {1: 0, 2: 0, 3: 0, 4: 0, 5: SECRET, 6: 0, 7: 0, 8: 0}),
+])
+def test_no_program_reads_the_secret_top(prog, regs):
+    """Every program but ECDHE (which reads its k from K_AT) refuses a span of the secret top, so the
+    bus cannot have one copy, hash, compare or otherwise tell it a secret."""
+    m = model.Machine()
+    assert m.run(prog, regs) == "BAD_INPUT"

@@ -36,7 +36,7 @@ import ctrl_model as model  # noqa: E402
 UTC = datetime.timezone.utc
 STATUS = {"OK": None, "CERT_MALFORMED": "cert_malformed", "CERT_UNSUPPORTED": "cert_unsupported"}
 LIMIT = asm.load().equ["REC"]   # the program's record and buffers, the window's top: a certificate ends below
-AT = 0x0f00                 # where the tests put a time or a name (certificates lie at 0, below it)
+AT = isa.SECRET_BASE - 0x100   # where the tests put a time or a name (certificates lie at 0, below it)
 
 
 def budget(n):
@@ -489,21 +489,21 @@ def test_sig_check(corpus, tally):
         tbs = m.spans["TBS"]
         for kname, key in keys.items():
             pub = key.public_numbers()
-            m.load(0x0e00, out["SIG_R"] + out["SIG_S"])
-            m.load(0x0e40, pub.x.to_bytes(32, "big") + pub.y.to_bytes(32, "big"))
-            got = m.run("SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: 0x0e00, 6: 0x0e40, 7: 0x0e80})
+            m.load(0x0c00, out["SIG_R"] + out["SIG_S"])
+            m.load(0x0c40, pub.x.to_bytes(32, "big") + pub.y.to_bytes(32, "big"))
+            got = m.run("SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: 0x0c00, 6: 0x0c40, 7: 0x0c80})
             try:
                 key.verify(cert.signature, cert.tbs_certificate_bytes, ec.ECDSA(hashes.SHA256()))
                 want = "OK"
             except InvalidSignature:
                 want = "CERT_SIGNATURE"
             assert got == want, (name, kname, got)
-            assert bytes(m.mem[0x0e80:0x0ea0]) == hashlib.sha256(cert.tbs_certificate_bytes).digest()
+            assert bytes(m.mem[0x0c80:0x0ca0]) == hashlib.sha256(cert.tbs_certificate_bytes).digest()
             runs, oks = runs + 1, oks + (got == "OK")
     assert oks >= 15 and runs - oks > 100   # (each leaf's own issuer, the self-signed ones; the rest not)
-    m.load(0x0e40, bytes(64))                # a key that is no point: CERT_SIGNATURE, as the sw stack says
-    assert m.run("SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: 0x0e00, 6: 0x0e40, 7: 0x0e80}) == "CERT_SIGNATURE"
-    assert m.run("SIG_CHECK", {1: 5, 2: 4, 3: 0x0e00, 6: 0x0e40, 7: 0x0e80}) == "BAD_INPUT"
+    m.load(0x0c40, bytes(64))                # a key that is no point: CERT_SIGNATURE, as the sw stack says
+    assert m.run("SIG_CHECK", {1: tbs[0], 2: tbs[0] + tbs[1], 3: 0x0c00, 6: 0x0c40, 7: 0x0c80}) == "CERT_SIGNATURE"
+    assert m.run("SIG_CHECK", {1: 5, 2: 4, 3: 0x0c00, 6: 0x0c40, 7: 0x0c80}) == "BAD_INPUT"
     tally("ctrl signature checks", runs)
 
 

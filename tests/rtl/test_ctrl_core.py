@@ -33,11 +33,11 @@ import ctrl_model as model  # noqa: E402
 import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
-PK = {"VerifyProg": isa.PK_PROG["ECDSA_VERIFY"], "ValidateProg": isa.PK_PROG["VALIDATE"],
-      "BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
+PK = {"BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
+PK_PROGS = ("ECDSA_VERIFY", "VALIDATE", "ECSM_COMB", "ECSM")   # the ones the programs run
 
-CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0f00, 0x0f40   # where the tests put a certificate, the time, a name
-SIG_AT, KEY_AT, DIGEST_AT = 0x0e00, 0x0e40, 0x0e80  # SIG_CHECK's signature, key and digest
+CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0d00, 0x0d40   # where the tests put a certificate, the time, a name
+SIG_AT, KEY_AT, DIGEST_AT = 0x0c00, 0x0c40, 0x0c80  # SIG_CHECK's signature, key and digest
 KIND = {0: "span", 1: "number", 2: "reg"}
 
 
@@ -53,8 +53,8 @@ class TB:
     async def reset(self):
         d = self.dut
         for s in (d.start_i, d.prog_i, d.reg_we_i, d.reg_idx_i, d.reg_wdata_i, d.ld_we_i, d.ld_addr_i, d.ld_data_i,
-                  d.sha_err_i, d.sha_err_final_i, d.sha_digest_i, d.pk_verify_status_i,
-                  d.pk_validate_status_i):
+                  d.sha_err_i, d.sha_err_final_i, d.sha_digest_i, d.pk_status_table_i,
+                  d.pk_dout_i):
             s.value = 0
         d.sha_ready_i.value = 1
         d.rst_ni.value = 0
@@ -90,25 +90,37 @@ class TB:
                     digest = int.from_bytes(h.digest(), "big")
 
     async def _pk(self):
-        """The pk IP, answering at once: its slots as the WRITEs leave them, and ECDSA_VERIFY's and
-        VALIDATE's status over them kept on pk_verify_status_i and pk_validate_status_i (the
-        `cryptography` package's verdicts)."""
-        d, num, slots, st = self.dut, 0, {}, None
+        """The pk IP, answering at once, as the model's pk (ctrl_model.pk_run): its slots as WRITEs and
+        RUNs leave them, the status of each program the programs run kept over them in
+        pk_status_table_i, a READ's slot on pk_dout_i; when a program that used pk stops, its
+        operand slots cleared (ctrl_wb's CLEAR)."""
+        d, num, slots, table, dout, used = self.dut, 0, {}, None, None, False
         while True:
             await RisingEdge(d.clk_i)
-            if st is not None:
-                (d.pk_verify_status_i.value, d.pk_validate_status_i.value), st = st, None
+            if table is not None:
+                d.pk_status_table_i.value, table = table, None
+            if dout is not None:
+                d.pk_dout_i.value, dout = dout, None
             await ReadOnly()
+            if d.done_o.value and used:
+                slots, used = {k: v for k, v in slots.items() if k < model.STATE_SLOTS}, False
             if not d.pk_req_o.value:
                 continue
-            kind = int(d.pk_kind_o.value)
+            kind, arg = int(d.pk_kind_o.value), int(d.pk_arg_o.value)
+            used = True
             if kind == 0:
                 num = 0
             elif kind == 1:
                 num = (num << 8 | int(d.pk_byte_o.value)) & ((1 << 256) - 1)
-            elif kind == 2:
-                slots[int(d.pk_arg_o.value) & 31] = num
-                st = [isa.PK_STATUS[model.pk_status(slots, isa.PK_PROG[p], 0)] for p in ("ECDSA_VERIFY", "VALIDATE")]
+            elif kind in (2, 3):
+                if kind == 2:
+                    slots[arg & 31] = num
+                elif arg >> 5 == 0:
+                    model.pk_run(slots, arg & 31, 0)   # its results, for the READs after it
+                table = sum(isa.PK_STATUS[model.pk_run(dict(slots), isa.PK_PROG[p], 0)] << 4 * isa.PK_PROG[p]
+                            for p in PK_PROGS)
+            elif kind == 4:
+                dout = slots.get(arg & 31, 0)
 
     async def load(self, addr, data):
         d = self.dut
@@ -259,8 +271,8 @@ async def programs(dut):
         v, _ = await check(tb, m, "CHAIN_CHECK", {1: 0, 2: a, 3: a, 4: n, 5: n, 6: n + 14, 7: len(data),
                                                   8: int(name is not None)}, f"chain of {chain[0][:16].hex()}")
         seen["CHAIN_CHECK " + v] = seen.get("CHAIN_CHECK " + v, 0) + 1
-    # HMAC and PRF: keys of 0, 32, 48 and 64 bytes, PRF outputs of the handshake's lengths, one into the
-    # secret top, and a refused key of 65 bytes (BAD_INPUT)
+    # HMAC and PRF: keys of 0, 32, 48 and 64 bytes, PRF outputs of the handshake's lengths, and two
+    # refusals (BAD_INPUT): an output in the secret top, a key of 65 bytes
     rng = random.Random(5)
     scratch_end = m.asm.equ["SCRATCH_END"]
     for klen, n, out in ((0, 32, 0x0800), (32, 48, scratch_end), (48, 40, 0x0800), (48, 12, 0x0800),
@@ -275,12 +287,29 @@ async def programs(dut):
                 got = await tb.read(out, 32 if prog == "HMAC" else n)
                 assert got == bytes(m.mem[out:out + len(got)]), (prog, klen)
             seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
+    # ECDHE: k at K_AT, the peer's point from the `cryptography` package; a point off the curve, one
+    # with x = 0 (pk refuses it), k = 0, and k G asked into the secret top
+    from cryptography.hazmat.primitives.asymmetric import ec
+    k_at, pms_at, peer_at = m.asm.equ["K_AT"], m.asm.equ["PMS_AT"], 0x0300
+    peer = ec.generate_private_key(ec.SECP256R1()).public_key().public_numbers()
+    good = peer.x.to_bytes(32, "big") + peer.y.to_bytes(32, "big")
+    for k, point, pub_at in ((rng.randrange(1, model.P256_N), good, 0x0340),
+                             (rng.randrange(1, model.P256_N), good[:63] + b"\1", 0x0340),
+                             (5, bytes(32) + good[32:], 0x0340), (0, good, 0x0340), (7, good, pms_at)):
+        for at, data in ((k_at, k.to_bytes(32, "big")), (peer_at, point)):
+            await tb.load(at, data)
+            m.load(at, data)
+        v, _ = await check(tb, m, "ECDHE", {2: peer_at, 3: pub_at}, f"ECDHE k {k:x}")
+        if v == "OK":
+            assert await tb.read(pub_at, 64) == bytes(m.mem[pub_at:pub_at + 64])
+            assert await tb.read(pms_at, 32) == bytes(m.mem[pms_at:pms_at + 32])
+        seen[f"ECDHE {v}"] = seen.get(f"ECDHE {v}", 0) + 1
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
             "SIG_CHECK CERT_SIGNATURE", "CHAIN_CHECK OK", "CHAIN_CHECK CERT_NAME", "CHAIN_CHECK CERT_MALFORMED",
             "CHAIN_CHECK CERT_CHAIN", "CHAIN_CHECK CERT_NOT_CA", "CHAIN_CHECK CERT_UNKNOWN_CA", "HMAC OK", "PRF OK",
-            "HMAC BAD_INPUT", "PRF BAD_INPUT"} <= set(seen), seen
+            "HMAC BAD_INPUT", "PRF BAD_INPUT", "ECDHE OK", "ECDHE INVALID_POINT", "ECDHE BAD_INPUT"} <= set(seen), seen
 
 
 def signed(flip):

@@ -528,8 +528,8 @@ class Ctrl:
         await self.tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "START") |
                             field(C, "CMD", "PROG", self.prog.get(prog, prog)))
 
-    async def result(self):
-        st = await self.tb.wait_status(CTRL, C, "BUSY", 0, limit=20000)
+    async def result(self, limit=20000):
+        st = await self.tb.wait_status(CTRL, C, "BUSY", 0, limit=limit)
         return {v: k for k, v in ctrl_isa.STATUS.items()}[get(C, "STATUS", "RESULT", st)]
 
     async def outputs(self):
@@ -682,45 +682,106 @@ def test_engine_wb(vectors):
     run_cocotb("se_engine", ENGINE_SOURCES, "test_engine_wb", extra_env={"SE_VECTORS": str(vectors)})
 
 
+class Pk:
+    """The pk IP through its registers (rtl/pk/regs.toml): slots, programs, P-256 with G's table."""
+
+    def __init__(self, tb):
+        self.tb = tb
+
+    async def cmd(self, op, slot=0, prog=0):
+        await self.tb.write(PK + P["CMD"][0], field(P, "CMD", "OP", op) | field(P, "CMD", "SLOT", slot) |
+                            field(P, "CMD", "PROG", prog))
+        st = await self.tb.wait_status(PK, P, "BUSY", 0, limit=400000)
+        return get(P, "STATUS", "RESULT", st)
+
+    async def write(self, slot, v):
+        for i in range(8):
+            await self.tb.write(PK + P["DIN"][0] + 4 * i, v >> (224 - 32 * i) & 0xFFFFFFFF)
+        assert await self.cmd("WRITE", ctrl_isa.PK_SLOT[slot]) == 0
+
+    async def dout(self):
+        v = 0
+        for i in range(8):
+            v = v << 32 | await self.tb.read(PK + P["DOUT"][0] + 4 * i)
+        return v
+
+    async def read(self, slot):
+        assert await self.cmd("READ", ctrl_isa.PK_SLOT[slot]) == 0
+        return await self.dout()
+
+    async def p256(self):
+        """P-256 loaded (FIELD, ORDER, CURVE) and G's comb table in cache entry 0, as the driver's
+        se_drv_pk_hold_curve leaves them."""
+        import p256_model as c
+        for slot, v in (("P", c.P), ("N", c.N), ("A", c.A), ("B", c.B), ("GX", c.G[0]), ("GY", c.G[1]),
+                        ("QX", c.G[0]), ("QY", c.G[1])):
+            await self.write(slot, v)
+        for prog in ("FIELD", "ORDER", "CURVE", "PRECOMP"):
+            assert await self.cmd("RUN", 0, ctrl_isa.PK_PROG[prog]) == 0, prog
+
+
 @cocotb.test()
 async def ctrl_secrets(dut):
-    """Secrets in the window's top: a key the bus writes there and cannot read back keys HMAC and
-    the PRF on the real SHA IP (Python's hmac the reference); WIPE zeroes it (the same programs then
-    answer for a key of zeros), with STATUS.BUSY, dropped commands and DONE while it runs."""
-    import hmac as pyhmac
+    """The window's secret top and what the programs do with it. HMAC and the PRF on the real SHA IP
+    (Python's hmac the reference). ECDHE on the real pk IP with a k the bus wrote at K_AT and cannot
+    read back: k G as the `cryptography` package computes it; pk's DOUT 0 to the bus all the while,
+    and pk's slots and DOUT cleared once it is over. WIPE: STATUS.BUSY, dropped commands and window
+    accesses, DONE at its end; the k it zeroed is refused (BAD_INPUT), the public bytes below kept."""
     from tls_prf import p_sha256 as prf
     tb = TB(dut, seed_of() + 7)
     await tb.reset()
-    c = Ctrl(tb)
-    key_at, msg_at, out_at = ctrl_isa.SECRET_BASE + 0x100, 0x100, 0x800
+    c, pk = Ctrl(tb), Pk(tb)
+    rom = ctrl_asm.load()
+    k_at, key_at, msg_at, out_at, peer_at, pub_at = rom.equ["K_AT"], 0x0100, 0x0200, 0x0800, 0x0300, 0x0340
     key, msg = tb.rng.randbytes(48), b"master secret" + tb.rng.randbytes(64)
     await c.load(key_at, key)
     await c.load(msg_at, msg)
-    await tb.write(CTRL + C["WIN_ADDR"][0], key_at)
+    regs = {1: key_at, 2: key_at + len(key), 3: msg_at, 4: msg_at + len(msg), 5: out_at}
+    await c.start("HMAC", regs)
+    assert await c.result() == "OK"
+    assert await c.dump(out_at, 32) == hmac.new(key, msg, hashlib.sha256).digest()
+    await c.start("PRF", {**regs, 6: 48})
+    assert await c.result() == "OK"
+    assert await c.dump(out_at, 48) == prf(key, msg, 48)
+    await c.start("PRF", {**regs, 5: ctrl_isa.SECRET_BASE, 6: 48})   # an output in the secret top: refused
+    assert await c.result() == "BAD_INPUT"
+
+    # ECDHE on pk
+    await pk.p256()
+    mine, peer = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1()).public_key()
+    k = mine.private_numbers().private_value
+    await c.load(k_at, k.to_bytes(32, "big"))
+    await tb.write(CTRL + C["WIN_ADDR"][0], k_at)
     assert await tb.read(CTRL + C["WIN_RDATA"][0]) == 0
     assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1
+    pn = peer.public_numbers()
+    await c.load(peer_at, pn.x.to_bytes(32, "big") + pn.y.to_bytes(32, "big"))
+    await c.start("ECDHE", {2: peer_at, 3: pub_at})
+    douts = []
+    while get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])):
+        douts.append(await pk.dout())
+    assert len(douts) > 100 and set(douts) == {0}, "pk's DOUT showed while the controller held pk"
+    assert await c.result() == "OK"
+    mn = mine.public_key().public_numbers()
+    assert await c.dump(pub_at, 64) == mn.x.to_bytes(32, "big") + mn.y.to_bytes(32, "big")
+    assert await pk.dout() == 0
+    for slot in ("K", "QX", "RX", "RY"):
+        assert await pk.read(slot) == 0, f"pk's {slot} kept after the program"
 
-    async def macs():
-        regs = {1: key_at, 2: key_at + len(key), 3: msg_at, 4: msg_at + len(msg), 5: out_at}
-        await c.start("HMAC", regs)
-        assert await c.result() == "OK"
-        mac = await c.dump(out_at, 32)
-        await c.start("PRF", {**regs, 6: 48})
-        assert await c.result() == "OK"
-        return mac, await c.dump(out_at, 48)
-
-    assert await macs() == (pyhmac.new(key, msg, hashlib.sha256).digest(), prf(key, msg, 48))
-    # WIPE: busy for a word a cycle, commands and the window dropped meanwhile, DONE at its end
+    # WIPE
+    await tb.write(CTRL + C["INTR_STATE"][0], 1)
     await tb.write(CTRL + C["INTR_ENABLE"][0], 1)
+    assert dut.irq_o.value == 0
     await tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "WIPE"))
     assert get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])) == 1
-    await c.start("HMAC")
+    await c.start("HMAC", regs)
+    assert get(C, "ERR", "CMD_DROPPED", await c.err()) == 1
     await tb.write(CTRL + C["WIN_ADDR"][0], msg_at)
     await tb.write(CTRL + C["WIN_WDATA"][0], 0)
     assert get(C, "ERR", "CMD_DROPPED", await c.err()) == 1
     await tb.wait_status(CTRL, C, "BUSY", 0, limit=1000)
     assert dut.irq_o.value == 1
     await tb.write(CTRL + C["INTR_STATE"][0], 1)
-    zero = bytes(len(key))
-    assert await macs() == (pyhmac.new(zero, msg, hashlib.sha256).digest(), prf(zero, msg, 48))
-    assert await c.dump(msg_at, len(msg)) == msg   # the public bytes are not the wipe's
+    assert await c.dump(msg_at, len(msg)) == msg                  # the public bytes: not the wipe's
+    await c.start("ECDHE", {2: peer_at, 3: pub_at})
+    assert await c.result(limit=200000) == "BAD_INPUT"            # k = 0: wiped (after pk's whole k G)

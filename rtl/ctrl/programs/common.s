@@ -28,6 +28,28 @@ bad_input:
 name_mismatch:
     ERR CERT_NAME
 
+# The window's secret top (isa.toml secret_bytes, from SECRET_BASE) is read by the programs made to
+# take secrets alone, each from its own fixed place (ECDHE: K_AT; the handshake's later). Every other
+# input and output a caller names must lie below it, so no program can be made to copy, hash, compare
+# or derive a public value from a secret.
+.equ K_AT SECRET_BASE+0x100         # ECDHE's private key k, 32 bytes: the bus writes it, never reads it
+.equ PMS_AT SECRET_BASE+0x120       # ECDHE's premaster secret, 32 bytes
+
+# public: the span [r13, r14) is in order and below the secret top (BAD_INPUT otherwise).
+public:
+    CMP r14, r13
+    J.c bad_input
+    CMPI r14, SECRET_BASE + 1
+    J.nc bad_input
+    RET
+
+# public_n: the n bytes at r13 (n below 0x8000) are below the secret top (BAD_INPUT otherwise). r14
+# changes.
+public_n:
+    ADD r14, r13, n
+    J.c bad_input
+    J public
+
 # need_tlv_or END, TAG, LIMIT, REFUSAL: the element at p (below LIMIT) must have this tag and be
 # strict DER: p = its contents, END = its end; otherwise a jump to REFUSAL.
 .macro need_tlv_or end, tag, limit, refusal

@@ -1,16 +1,17 @@
 # HMAC: HMAC-SHA256 (RFC 2104) of a span of the window. PRF: the TLS 1.2 PRF (RFC 5246 5, P_SHA256).
 # Both on the SHA IP: an HMAC is two SHA-256 messages, the key's inner pad and the data, then the
-# outer pad and the inner digest. The pads, the inner digest and the PRF's A(i) are secrets: they lie
-# in the scratch at the start of the window's secret top (isa.toml secret_bytes), which the bus
-# cannot read. The key is at most 64 bytes (a TLS premaster or master secret; BAD_INPUT otherwise).
-# Every branch depends on lengths alone, never on a key's or a message's bytes.
+# outer pad and the inner digest. The programs take public keys and data below the secret top; their
+# subroutines (pads, hmac2) are the handshake's to run on its secrets, so the pads, the inner digest
+# and the PRF's A(i) lie in the scratch at the start of the secret top. The key is at most 64 bytes
+# (a TLS premaster or master secret; BAD_INPUT otherwise). Every branch depends on lengths alone,
+# never on a key's or a message's bytes.
 
 .equ PAD_I SECRET_BASE              # the key XOR 0x36.., 64 bytes
 .equ PAD_O SECRET_BASE+0x40         # the key XOR 0x5c.., 64 bytes
 .equ HI SECRET_BASE+0x80            # the inner digest
 .equ PA SECRET_BASE+0xa0            # the PRF's A(i)
 .equ PO SECRET_BASE+0xc0            # the PRF's block HMAC(secret, A(i) || seed)
-.equ SCRATCH_END SECRET_BASE+0xe0   # the key, the data and the result lie off [PAD_I, SCRATCH_END)
+.equ SCRATCH_END SECRET_BASE+0xe0
 
 # hmac2's inputs
 .reg a1 r8                          # the first span of the data ...
@@ -19,8 +20,7 @@
 .reg n2 r11
 .reg mac r12                        # where the 32-byte MAC goes
 
-# HMAC: r1, r2 the key; r3, r4 the data; r5 the MAC's 32 bytes. Each inside the window and off the
-# scratch (BAD_INPUT otherwise).
+# HMAC: r1, r2 the key; r3, r4 the data; r5 the MAC's 32 bytes (check_io's rules).
 .entry HMAC
     LDI r6, 32
     CALL check_io
@@ -32,9 +32,9 @@
     CALL hmac2
     END
 
-# PRF: r1, r2 the secret; r3, r4 the label and the seed, one span; r6 bytes of output into [r5, r5 + r6),
-# each inside the window and off the scratch (BAD_INPUT otherwise). A(1) = HMAC(secret, seed), each
-# block HMAC(secret, A(i) || seed), A(i + 1) = HMAC(secret, A(i)).
+# PRF: r1, r2 the secret; r3, r4 the label and the seed, one span; r6 bytes of output into [r5, r5 + r6)
+# (check_io's rules). A(1) = HMAC(secret, seed), each block HMAC(secret, A(i) || seed), A(i + 1) =
+# HMAC(secret, A(i)).
 .entry PRF
     CALL check_io
     CALL pads
@@ -69,37 +69,25 @@ prf_copy:
 prf_done:
     END
 
-# check_io: the key [r1, r2), the data [r3, r4) and the output [r5, r5 + r6) each in the window, in
-# order, and off the scratch (BAD_INPUT otherwise). t, r13, r14 change.
+# check_io: the key [r1, r2), the data [r3, r4) and the output [r5, r5 + r6), each in order and below
+# the secret top (so off the scratch), the output apart from the data, which the PRF reads again after
+# each block (BAD_INPUT otherwise). t, r13, r14 change.
 check_io:
-    LDI t, MEM_BYTES
-    SUB t, t, r5                    # r5 < MEM_BYTES, and r6 bytes fit above it
-    J.be bad_input
-    CMP t, r6
-    J.c bad_input
     MOV r13, p
     MOV r14, e
-    CALL off_scratch
+    CALL public
     MOV r13, r3
     MOV r14, r4
-    CALL off_scratch
+    CALL public
     MOV r13, r5
     ADD r14, r5, r6
-    J off_scratch
-
-# off_scratch: [r13, r14) in order, inside the window, and below the scratch or above it (BAD_INPUT
-# otherwise). t changes.
-off_scratch:
-    CMP r14, r13
     J.c bad_input
-    LDI t, MEM_BYTES
-    CMP t, r14
-    J.c bad_input
-    CMPI r14, PAD_I + 1             # it ends at PAD_I at the latest
-    J.c off_ok
-    CMPI r13, SCRATCH_END           # or begins at SCRATCH_END at the earliest
-    J.c bad_input
-off_ok:
+    CALL public
+    CMP r4, r5                      # the data end at the output's start, or begin at its end
+    J.be io_ok
+    CMP r14, r3
+    J.a bad_input
+io_ok:
     RET
 
 # pads: PAD_I and PAD_O of the key [p, e), at most 64 bytes (BAD_INPUT otherwise), zero-padded.

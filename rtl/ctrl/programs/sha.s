@@ -1,9 +1,16 @@
 # SHA256: the SHA-256 digest of a span of the window, on the engine's SHA IP (SHAI, SHAU, SHAF).
+# Their spans lie below the secret top (BAD_INPUT otherwise).
 # SIG_CHECK: a certificate's signature, the SHA IP and the pk IP called in turn.
 
 .entry SHA256
     CMP e, p                        # the span: p <= e
     J.c bad_input
+    MOV r13, p                      # the span and the digest: public
+    MOV r14, e
+    CALL public
+    MOV r13, r3
+    LDI n, 32
+    CALL public_n
     SUB n, e, p
     SHAI
     SHAU p, n
@@ -25,6 +32,17 @@
 .entry SIG_CHECK
     CMP e, p
     J.c bad_input
+    MOV r13, p                      # the TBS, the signature, the key and the digest: public
+    MOV r14, e
+    CALL public
+    LDI n, 64
+    MOV r13, sig
+    CALL public_n
+    MOV r13, key
+    CALL public_n
+    LDI n, 32
+    MOV r13, dig
+    CALL public_n
     SUB n, e, p
     SHAI
     SHAU p, n

@@ -595,6 +595,9 @@ bc_end:
 # certificate's times). r1: now, 14 digits YYYYMMDDHHMMSS (UTC). CERT_EXPIRED after notAfter, then CERT_NOT_YET_VALID
 # before notBefore, else OK. Equal digits are equal times, and digit order is time order.
 .entry VALIDITY
+    MOV r13, p                      # now: public
+    LDI n, 14
+    CALL public_n
     CALL validity
     END
 
@@ -622,6 +625,12 @@ not_yet_valid:
 .reg nme r7
 .reg san r9
 .entry NAME_CHECK
+    MOV r13, p                      # the spans: public
+    MOV r14, e
+    CALL public
+    MOV r13, nm
+    MOV r14, nme
+    CALL public
     CALL check_name
     END
 

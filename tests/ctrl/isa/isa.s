@@ -152,11 +152,21 @@ rec_done:
     PKW PK_SLOT_QX, r1, r3     # no bytes: 0
     LDI r3, 5
     PKW PK_SLOT_QY, r1, r3
+    ADDI r7, r1, 0x100
+    PKR PK_SLOT_E, r7          # the three slots back: mem[r1 + 0x100 .. r1 + 0x160)
+    ADDI r7, r1, 0x120
+    PKR PK_SLOT_QX, r7
+    ADDI r7, r1, 0x140
+    PKR PK_SLOT_QY, r7
     PKRUN r4, PK_PROG_ECDSA_VERIFY
     flags r5
     PKRUN r6, PK_PROG_ECDSA_VERIFY + 32     # on cache entry 1 (imm[9:5])
     LDI r3, 33
     PKW PK_SLOT_E, r1, r3
+    END
+
+.entry PK_READ_BAD
+    PKR 32, r1                 # no slot 32: BAD_PROGRAM
     END
 
 .entry PK_VERIFY

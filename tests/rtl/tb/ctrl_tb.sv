@@ -4,9 +4,7 @@
 `default_nettype none
 
 module ctrl_tb #(
-  parameter int VerifyProg = 0,   // pk's ECDSA_VERIFY, VALIDATE and BAD_SEQ (the test passes rtl/pk's numbers)
-  parameter int ValidateProg = 0,
-  parameter int BadSeq = 0
+  parameter int BadSeq = 0        // pk's BAD_SEQ (the test passes rtl/pk's number)
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
@@ -36,15 +34,15 @@ module ctrl_tb #(
   input  wire logic        sha_err_i,
   input  wire logic        sha_err_final_i,   // refuse FINALs only
   input  wire logic [255:0] sha_digest_i,
-  // the pk IP's calls, answered by the test at once: a RUN of ECDSA_VERIFY on cache entry 0 gets
-  // pk_verify_status_i, one of VALIDATE pk_validate_status_i (the test keeps both up to date with
-  // every WRITE), any other RUN BAD_SEQ
+  // the pk IP's calls, answered by the test at once: a RUN of program i on cache entry 0 gets
+  // pk_status_table_i[4i +: 4] (the test keeps the table up to date with every WRITE), on another
+  // entry BAD_SEQ; a READ's slot comes on pk_dout_i in the next cycle
   output logic             pk_req_o,
-  output logic      [1:0]  pk_kind_o,
+  output logic      [2:0]  pk_kind_o,
   output logic      [7:0]  pk_byte_o,
   output logic      [9:0]  pk_arg_o,
-  input  wire logic [3:0]  pk_verify_status_i,
-  input  wire logic [3:0]  pk_validate_status_i
+  input  wire logic [127:0] pk_status_table_i,
+  input  wire logic [255:0] pk_dout_i
 );
 
   logic        mem_re, mem_we;
@@ -59,8 +57,7 @@ module ctrl_tb #(
     .mem_waddr_o(mem_waddr), .mem_wdata_o(mem_wdata), .out_valid_o, .out_slot_o, .out_kind_o, .out_a_o, .out_n_o,
     .sha_req_o, .sha_kind_o, .sha_byte_o, .sha_ready_i, .sha_err_i(sha_err_i || (sha_err_final_i && sha_kind_o == 2'd2)),
     .sha_digest_i, .pk_req_o, .pk_kind_o, .pk_byte_o, .pk_arg_o, .pk_ready_i(1'b1),
-    .pk_status_i(pk_arg_o == 10'(VerifyProg) ? pk_verify_status_i :
-                 pk_arg_o == 10'(ValidateProg) ? pk_validate_status_i : 4'(BadSeq))
+    .pk_status_i(pk_arg_o[9:5] == '0 ? pk_status_table_i[{pk_arg_o[4:0], 2'b00} +: 4] : 4'(BadSeq)), .pk_dout_i
   );
 
   always_ff @(posedge clk_i) begin
