@@ -9,7 +9,7 @@ Syntax, one statement a line; `#` starts a comment:
                             and PK_ST_<status>, the pk IP's numbers from rtl/pk; MEM_BYTES and
                             SECRET_BASE, the window's size and its secret top's first byte)
     .const NAME b0 b1 ...   NAME is the offset of a constant in the constant ROM: a length byte,
-                            then the bytes (numbers, or "text" in double quotes)
+                            then the bytes (numbers, "text" in double quotes, or x"0a1b..": hex)
     .macro name p, q        a macro, up to `.endm`; `\\p` in its body is the argument (another
                             `\\name` is an error); its labels `name\\@` get a number of their
                             own at each use
@@ -178,9 +178,14 @@ class _Assembler:
         if len(parts) != 2:
             raise AsmError(f"{src}: .const NAME bytes")
         name, data = parts[0], bytearray()
-        for tok in re.findall(r'"[^"]*"|\S+', parts[1]):
+        for tok in re.findall(r'x?"[^"]*"|\S+', parts[1]):
             if tok.startswith('"'):
                 data += tok[1:-1].encode()
+            elif tok.startswith('x"'):
+                try:
+                    data += bytes.fromhex(tok[2:-1])
+                except ValueError:
+                    raise AsmError(f"{src}: .const {name}: {tok} is not hex") from None
             else:
                 v = self.value(tok, src)
                 if v is None or not 0 <= v <= 0xff:

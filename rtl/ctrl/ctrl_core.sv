@@ -58,7 +58,7 @@ module ctrl_core (
 );
 
   typedef enum logic [4:0] {
-    SIdle, SExec, SLdb, SLdh, SSth, STag, SLen0, SLen1, SLen2, SMeq, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SWide,
+    SIdle, SExec, SLdb, SLdh, SSth, STag, SLen0, SLen1, SLen2, SMeq, SCcopy, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SWide,
     SPkB, SPkW, SPkR, SPkQ
   } state_e;
 
@@ -93,7 +93,7 @@ module ctrl_core (
   logic [ctrl_pkg::RomAw-1:0] stack_q [ctrl_pkg::CallDepth];
   logic [3:0]  sp_q;
   logic [15:0] cnt_q;        // bytes done by MEQ, MCMP, COPY
-  logic [7:0]  l0_q, l1_q, x_q;  // TLV's first two length bytes; MCMP's byte of a, LDH's high one
+  logic [7:0]  l0_q, l1_q, x_q;  // TLV's first two length bytes (l0: CCOPY's length too); MCMP's byte of a, LDH's high one
   logic        acc_q;        // MEQ: all equal so far; MCMP: a difference seen
   logic        lt_q;         // MCMP: the first difference says below
   logic        sha_on_q;     // a SHA message is open (SHAI done, no SHAF yet)
@@ -223,6 +223,11 @@ module ctrl_core (
             end else begin
               nz = rb == 16'(cbyte);             // (both empty: equal)
             end
+          end
+          // CCOPY: the constant's length now (cbyte at imm), its bytes from the next cycle (SCcopy)
+          ctrl_pkg::OpCcopy: begin
+            cnt_clr = 1'b1;
+            if (cbyte != '0) begin fin = 1'b0; state_d = SCcopy; end
           end
           ctrl_pkg::OpMcmp: begin
             set_z = 1'b1; set_c = 1'b1; nz = 1'b1;
@@ -425,6 +430,12 @@ module ctrl_core (
           mem_re_o = 1'b1; mem_raddr_o = ra + cnt_q + 1'b1;
         end
       end
+      SCcopy: begin
+        caddr = imm[ctrl_pkg::ConstAw-1:0] + 1'b1 + cnt_q[ctrl_pkg::ConstAw-1:0];
+        mem_we_o = 1'b1; mem_waddr_o = rd + cnt_q; mem_wdata_o = cbyte;
+        cnt_inc = 1'b1;
+        if (cnt_q[7:0] + 1'b1 == l0_q) fin = 1'b1;
+      end
       SMcmpX: begin
         mem_re_o = 1'b1; mem_raddr_o = rb + cnt_q; state_d = SMcmpY;
       end
@@ -500,6 +511,7 @@ module ctrl_core (
         if (cnt_clr) cnt_q <= '0;
         else if (cnt_inc) cnt_q <= cnt_q + 1'b1;
         if (state_q == SLen0) l0_q <= mem_rdata_i;
+        if (state_q == SExec && op == ctrl_pkg::OpCcopy) l0_q <= cbyte;   // CCOPY's length
         if (state_q == SLen1) l1_q <= mem_rdata_i;
         if (state_q == SExec && op == ctrl_pkg::OpMeq) acc_q <= 1'b1;
         if (state_q == SMeq) acc_q <= acc_q && mem_rdata_i == cbyte;

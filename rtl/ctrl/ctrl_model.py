@@ -25,6 +25,7 @@ P256_P = 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1                           
 P256_G = (0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296,
           0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5)
 STATE_SLOTS = 12             # pk's slots below this hold the curve; CLEAR zeroes the others
+P256_SLOTS = {isa.PK_SLOT["P"]: P256_P, isa.PK_SLOT["N"]: P256_N}   # what PKR reads of a loaded P-256
 
 
 def pk_run(slots, prog, entry):
@@ -33,7 +34,8 @@ def pk_run(slots, prog, entry):
     ECDSA_VERIFY's checks in rtl/pk/programs/ecdsa.s's order: r and s in [1, n - 1] (else
     VERIFY_FAIL), then Q (BAD_POINT: coordinates below p, on the curve, x not 0), then the
     signature; VALIDATE checks Q alone; ECSM_COMB (entry 0: G) and ECSM (Q, checked first) put
-    K times the point in RX, RY (INFINITY for the point at infinity)."""
+    K times the point in RX, RY (INFINITY for the point at infinity); PADD puts Q + R there (both
+    checked first). The curve's slots hold P-256's p and n as the bus loaded them (P256_SLOTS)."""
     slot = lambda name: slots.get(isa.PK_SLOT[name], 0)  # noqa: E731
     q = (slot("QX"), slot("QY"))
     if prog == isa.PK_PROG["ECDSA_VERIFY"]:
@@ -62,20 +64,32 @@ def pk_run(slots, prog, entry):
             return "INFINITY"
         slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r
         return "OK"
-    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY, VALIDATE, ECSM_COMB and ECSM, not program {prog}")
+    if prog == isa.PK_PROG["PADD"]:
+        r = (slot("RX"), slot("RY"))
+        if not (point(*q) and point(*r)):
+            return "BAD_POINT"
+        s = add(q, r)
+        if s is None:
+            return "INFINITY"
+        slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = s
+        return "OK"
+    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY, VALIDATE, ECSM_COMB, ECSM and PADD, not program {prog}")
+
+
+def add(a, b):
+    """a + b on P-256 in affine coordinates, None the point at infinity."""
+    if a is None or b is None:
+        return b if a is None else a
+    (x1, y1), (x2, y2) = a, b
+    if x1 == x2 and (y1 + y2) % P256_P == 0:
+        return None
+    lam = (3 * x1 * x1 - 3) * pow(2 * y1, -1, P256_P) if a == b else (y2 - y1) * pow(x2 - x1, -1, P256_P)
+    x3 = (lam * lam - x1 - x2) % P256_P
+    return x3, (lam * (x1 - x3) - y1) % P256_P
 
 
 def mul(k, pt):
     """k * pt on P-256 in affine coordinates, None for the point at infinity (double and add)."""
-    def add(a, b):
-        if a is None or b is None:
-            return b if a is None else a
-        (x1, y1), (x2, y2) = a, b
-        if x1 == x2 and (y1 + y2) % P256_P == 0:
-            return None
-        lam = (3 * x1 * x1 - 3) * pow(2 * y1, -1, P256_P) if a == b else (y2 - y1) * pow(x2 - x1, -1, P256_P)
-        x3 = (lam * lam - x1 - x2) % P256_P
-        return x3, (lam * (x1 - x3) - y1) % P256_P
     r = None
     for bit in bin(k % P256_N)[2:]:
         r = add(r, r)
@@ -104,7 +118,7 @@ class Machine:
         self.out = {}            # slot name -> bytes (OUT, OUTN) or int (OUTR)
         self.spans = {}          # slot name -> (address, length) of an OUT
         self.slot_names = {v: k for k, v in self.asm.slots.items()}
-        self.pk = {}             # the pk IP's operand slots a program wrote: slot -> number
+        self.pk = dict(P256_SLOTS)   # the pk IP's slots: P-256 loaded, and what programs wrote
         self.pk_used = False     # the last run used pk
         self.cycles = self.steps = 0
 
@@ -213,6 +227,10 @@ class Machine:
                 n, want = r[b], c[imm:imm + 1 + c[imm]]
                 z = int(n == want[0] and self._bytes(r[a], n) == want[1:])
                 self.cycles += n if n == want[0] else 0
+            elif name == "CCOPY":
+                for i, x in enumerate(c[imm + 1:imm + 1 + c[imm]]):
+                    mem[(r[d] + i) & AMASK] = x
+                self.cycles += c[imm]
             elif name == "MCMP":
                 n = r[d]
                 x, y = self._bytes(r[a], n), self._bytes(r[b], n)

@@ -54,11 +54,14 @@ def test_memory():
 
 def test_half_words():
     m = machine()
+    m.load(0x208, bytes(4))
     assert m.run("HALF", {1: 0x200, 2: 0xa55a}) == "OK"
     assert bytes(m.mem[0x201:0x203]) == b"\xa5\x5a" and m.mem[0xfff] == 0xa5 and m.mem[0] == 0x5a
     assert m.regs[3:13] == [0xa55a, 0xa5, 0x5a, 0x0fff, 0xa55a, 0x5a, 0xaa55, 0, 0, Z]
-    # STH 2, LDH 3, LDB 2, LDB 2, LDI 1, STH 2, LDH 3, LDB 2, XORI 1, flags 3, XORI 1, flags 4, END 1
-    assert m.cycles == 2 + 3 + 2 + 2 + 1 + 2 + 3 + 2 + 1 + 3 + 1 + 4 + 1
+    assert bytes(m.mem[0x208:0x20c]) == b"abc\0"
+    # STH 2, LDH 3, LDB 2, LDB 2, LDI 1, STH 2, LDH 3, LDB 2, XORI 1, flags 3, XORI 1, flags 4,
+    # ADDI 1, CCOPY 1+3, CCOPY 1, END 1
+    assert m.cycles == 2 + 3 + 2 + 2 + 1 + 2 + 3 + 2 + 1 + 3 + 1 + 4 + 1 + 4 + 1 + 1
 
 
 def test_outputs():

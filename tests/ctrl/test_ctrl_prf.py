@@ -159,8 +159,22 @@ def test_ecdhe(tally):
         assert st == "OK"
         assert pub == point_bytes(mine.public_key())
         assert pms == mine.exchange(ec.ECDH(), peer.public_key())
-        assert not any(s >= model.STATE_SLOTS for s in m.pk)   # the engine cleared k and k Q from pk
+        assert bytes(m.mem[EQU["K_AT"]:EQU["K_AT"] + 32]) == bytes(32)   # k used once: zeroed
+        assert m.run("ECDHE", {2: PEER, 3: PUB}) == "BAD_INPUT"          # ... so a second run has none
     tally("ctrl ecdhe", 20)
+
+
+def test_ecdhe_checks_the_curve():
+    """pk without P-256's p or n (the bus loads pk's curve) is ENGINE, before k goes into pk: K_AT is
+    left as it was and nothing is written at r3."""
+    m = model.Machine()
+    for slot, v in (("P", model.P256_P - 2), ("N", model.P256_N + 2)):
+        m.pk[model.isa.PK_SLOT[slot]] = v
+        m.load(PUB, b"\x55" * 64)
+        m.load(EQU["K_AT"], (7).to_bytes(32, "big"))
+        assert m.run("ECDHE", {2: PEER, 3: PUB}) == "ENGINE", slot
+        assert bytes(m.mem[PUB:PUB + 64]) == b"\x55" * 64 and m.mem[EQU["K_AT"] + 31] == 7
+        m.pk.update(model.P256_SLOTS)
 
 
 def test_ecdhe_refusals():

@@ -34,7 +34,7 @@ import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 PK = {"BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
-PK_PROGS = ("ECDSA_VERIFY", "VALIDATE", "ECSM_COMB", "ECSM")   # the ones the programs run
+PK_PROGS = ("ECDSA_VERIFY", "VALIDATE", "ECSM_COMB", "ECSM", "PADD")   # the ones the programs run
 
 CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0d00, 0x0d40   # where the tests put a certificate, the time, a name
 SIG_AT, KEY_AT, DIGEST_AT = 0x0c00, 0x0c40, 0x0c80  # SIG_CHECK's signature, key and digest
@@ -94,7 +94,7 @@ class TB:
         RUNs leave them, the status of each program the programs run kept over them in
         pk_status_table_i, a READ's slot on pk_dout_i; when a program that used pk stops, its
         operand slots cleared (ctrl_wb's CLEAR)."""
-        d, num, slots, table, dout, used = self.dut, 0, {}, None, None, False
+        d, num, slots, table, dout, used = self.dut, 0, dict(model.P256_SLOTS), None, None, False
         while True:
             await RisingEdge(d.clk_i)
             if table is not None:

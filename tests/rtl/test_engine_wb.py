@@ -746,7 +746,18 @@ async def ctrl_secrets(dut):
     await c.start("PRF", {**regs, 5: ctrl_isa.SECRET_BASE, 6: 48})   # an output in the secret top: refused
     assert await c.result() == "BAD_INPUT"
 
-    # ECDHE on pk
+    # ECDHE on pk. First a curve of the bus's making, P-256's p and n but y^2 = x^3 through (4, 8), on
+    # which k G would give k away: refused (ENGINE) before k goes into pk, nothing written at r3.
+    import p256_model as p256
+    for slot, v in (("P", p256.P), ("N", p256.N), ("A", 0), ("B", 0), ("GX", 4), ("GY", 8), ("QX", 4), ("QY", 8)):
+        await pk.write(slot, v)
+    for prog in ("FIELD", "ORDER", "CURVE", "PRECOMP"):
+        assert await pk.cmd("RUN", 0, ctrl_isa.PK_PROG[prog]) == 0, prog
+    await c.load(pub_at, bytes(64))
+    await c.load(k_at, (12345).to_bytes(32, "big"))
+    await c.start("ECDHE", {2: peer_at, 3: pub_at})
+    assert await c.result(limit=200000) == "ENGINE"
+    assert await c.dump(pub_at, 64) == bytes(64)
     await pk.p256()
     mine, peer = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1()).public_key()
     k = mine.private_numbers().private_value

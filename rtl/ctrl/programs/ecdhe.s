@@ -1,23 +1,73 @@
 # ECDHE: the client's half of TLS's ECDHE key exchange over P-256 (RFC 8422), on the pk IP: its
 # public key k G and the premaster secret, the x coordinate of k Q (RFC 8422 5.10). k lies at K_AT and
 # the premaster goes to PMS_AT, both in the window's secret top, which the bus writes but never reads.
-# pk must hold P-256 with G's table in cache entry 0 (ENGINE otherwise); the engine clears pk's
-# operand slots after the program, so neither k nor k Q stays there.
+#
+# The bus loads pk's curve, so the program checks that pk holds P-256 before k goes in: p and n as
+# they are, and G + 2G = 3G by pk's PADD, which checks both points on pk's curve first (two points fix
+# a and b) and computes with its Montgomery constants (FIELD and CURVE made them from p and b after
+# the last write of a curve slot: pk forgets a curve whose slots are written). A curve of the bus's
+# making would give k away in k G. G's table (cache entry 0) may be of another point of P-256: then
+# k G is wrong, but tells no more than k G does. k is used once: the program zeroes K_AT as soon as
+# pk holds it, so a k partly rewritten by the bus and run again shows nothing of the first one. The
+# engine clears pk's operand slots after the program, so neither k nor k Q stays there.
+
+.const P256_P x"ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"
+.const P256_N x"ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"
+.const P256_GX x"6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
+.const P256_GY x"4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
+.const P256_2GX x"7cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc47669978"
+.const P256_2GY x"07775510db8ed040293d9ac69f7430dbba7dade63ce982299e04b79d227873d1"
+.const P256_3GX x"5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c"
+.const P256_3GY x"8734640c4998ff7e374b06ce1a64a2ecd82ab036384fb83d9a79b127a27d5032"
+
+.equ CHK SECRET_BASE                # 32 bytes of scratch (HMAC's, unused meanwhile) for pk's answers
+
+# pk_is: the 32 bytes pk's slot SLOT holds are the constant WANT (ENGINE otherwise). t, r6 = 32.
+.macro pk_is slot, want
+    LDI t, CHK
+    PKR \slot, t
+    MEQ t, r6, \want
+    J.nz not_p256
+.endm
+
+# pk_put: pk's slot SLOT = the constant WANT, through CHK. t, r6 = 32.
+.macro pk_put slot, want
+    LDI t, CHK
+    CCOPY t, \want
+    PKW \slot, t, r6
+.endm
 
 # ECDHE: r2 the peer's point x || y (64 bytes), r3 where k G goes (x || y, 64 bytes), both below the
 # secret top (BAD_INPUT otherwise). A k that is 0 modulo n is BAD_INPUT; a peer's point off the curve
-# (or with x = 0, which pk refuses) is INVALID_POINT.
+# (or with x = 0, which pk refuses) is INVALID_POINT; pk without P-256 is ENGINE.
 .entry ECDHE
     LDI n, 64
     MOV r13, r2
     CALL public_n
     MOV r13, r3
     CALL public_n
-    LDI r1, K_AT
-    LDI r5, PMS_AT
     LDI r6, 32
+    pk_is PK_SLOT_P, P256_P         # pk holds P-256: p, n, and G + 2G = 3G
+    pk_is PK_SLOT_N, P256_N
+    pk_put PK_SLOT_QX, P256_GX
+    pk_put PK_SLOT_QY, P256_GY
+    pk_put PK_SLOT_RX, P256_2GX
+    pk_put PK_SLOT_RY, P256_2GY
+    PKRUN pks, PK_PROG_PADD
+    J.nz not_p256
+    pk_is PK_SLOT_RX, P256_3GX
+    pk_is PK_SLOT_RY, P256_3GY
+
+    LDI r1, K_AT                    # k into pk, once: then K_AT is zeroes
     PKW PK_SLOT_K, r1, r6
-    PKRUN pks, PK_PROG_ECSM_COMB    # k G, on G's table (entry 0)
+    LDI t, 0
+    LDI r7, K_AT
+ecdhe_zero:
+    STH r7, t, 0
+    ADDI r7, r7, 2
+    CMPI r7, K_AT + 32
+    J.nz ecdhe_zero
+    PKRUN pks, PK_PROG_ECSM_COMB    # k G, on G's table (entry 0); K kept
     J.z ecdhe_pub
     CMPI pks, PK_ST_INFINITY
     J.z bad_input
@@ -29,7 +79,6 @@ ecdhe_pub:
     PKW PK_SLOT_QX, r2, r6
     ADDI t, r2, 32
     PKW PK_SLOT_QY, t, r6
-    PKW PK_SLOT_K, r1, r6
     PKRUN pks, PK_PROG_ECSM         # k Q, Q checked first
     J.z ecdhe_shared
     CMPI pks, PK_ST_BAD_POINT
@@ -38,7 +87,10 @@ ecdhe_pub:
     J.z invalid_point
     ERR ENGINE
 ecdhe_shared:
+    LDI r5, PMS_AT
     PKR PK_SLOT_RX, r5
     END
 invalid_point:
     ERR INVALID_POINT
+not_p256:
+    ERR ENGINE

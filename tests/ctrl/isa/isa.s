@@ -97,6 +97,9 @@ rec_done:
     flags r10              # Z clear (C as CMP left it: clear)
     XORI r11, r4, 0xa5     # 0: Z set
     flags r12
+    ADDI r13, r1, 8
+    CCOPY r13, ABC         # mem[r1 + 8 ..) = "abc"
+    CCOPY r13, EMPTY       # nothing
     END
 
 .entry OUTS
