@@ -253,9 +253,9 @@ class Machine:
             elif name == "OUTR":
                 self.out[self.slot_names[imm]] = r[a]
             elif name == "PKW":
-                self.pk_used = True
                 if r[b] > 32 or imm > 31:
-                    return "BAD_PROGRAM"
+                    return "BAD_PROGRAM"   # (refused before pk hears of it)
+                self.pk_used = True
                 self.pk[imm] = int.from_bytes(self._bytes(r[a], r[b]), "big")
                 self.cycles += 1 + r[b]
             elif name == "PKRUN":
@@ -263,9 +263,9 @@ class Machine:
                 r[d] = isa.PK_STATUS[pk_run(self.pk, imm & 31, (imm >> 5) & 31)]
                 z = int(r[d] == 0)
             elif name == "PKR":
-                self.pk_used = True
                 if imm > 31:
                     return "BAD_PROGRAM"
+                self.pk_used = True
                 for i, x in enumerate(self.pk.get(imm, 0).to_bytes(32, "big")):
                     mem[(r[a] + i) & AMASK] = x
                 self.cycles += 32

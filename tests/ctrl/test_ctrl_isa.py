@@ -108,7 +108,9 @@ def test_pk_calls():
     # LDI, PKW 2+32, LDI, PKW 2, LDI, PKW 2+5, 3 (ADDI, PKR 1+32), PKRUN, flags (Z, C clear: LDI,
     # J.nz, J.nc), PKRUN, LDI, PKW refused at once
     assert m.cycles == 1 + 34 + 1 + 2 + 1 + 7 + 3 * 34 + 1 + 3 + 1 + 1 + 1
+    m.pk[model.isa.PK_SLOT["RX"]] = 5           # as the bus left pk: a refused PKR does not reach it,
     assert m.run("PK_READ_BAD", {1: 0x100}) == "BAD_PROGRAM" and m.cycles == 1
+    assert m.pk[model.isa.PK_SLOT["RX"]] == 5   # so the engine sends no CLEAR after it
     key = ec.generate_private_key(ec.SECP256R1())
     msg = b"tbsCertificate"
     r, s = decode_dss_signature(key.sign(msg, ec.ECDSA(hashes.SHA256())))

@@ -338,7 +338,7 @@ async def isa_programs(dut):
                              ("SHA", {1: 0x500, 2: 300, 3: 64, 4: 0x800}, (0x500, bytes(range(256)) + bytes(44))),
                              ("SHA", {1: 0x500, 2: 300, 3: 7, 4: 0x800}, None),
                              ("SHA_NO_INIT", {1: 0x500}, None), ("SHA_TWICE", {1: 0x900}, None),
-                             ("PK", {1: 0x100}, (0x100, bytes(range(1, 33)))),
+                             ("PK", {1: 0x100}, (0x100, bytes(range(1, 33)))), ("PK_READ_BAD", {1: 0x100}, None),
                              ("PK_VERIFY", {1: 0xa00}, (0xa00, signed(0))), ("PK_VERIFY", {1: 0xa00}, (0xa00, signed(1)))):
         if data:
             await tb.load(*data)
