@@ -120,10 +120,10 @@ module ctrl_core (
   logic [2:0]  tlv_hdr;
   assign room = rb - ra;
   assign tag_ok = imm[8] || mem_rdata_i == imm[7:0];
+  assign high_tag = mem_rdata_i[4:0] == 5'h1f;
 
   logic [255:0] wide;         // what SWide writes: PKR's slot, or SHAF's digest
   assign wide = op == ctrl_pkg::OpPkr ? pk_dout_i : sha_digest_i;
-  assign high_tag = mem_rdata_i[4:0] == 5'h1f;
 
   // ---- the next state and every write, in one place -----------------------------------------
   logic        fin;            // the instruction is done: pc moves on (to pc_d)

@@ -106,6 +106,25 @@ se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask,
     return taken();
 }
 
+/* A program's status as the software stack names it (SIG_CHECK's and CHAIN_CHECK's refusals). */
+static se_status status_of(unsigned result)
+{
+    switch (result) {
+    case SE_CTRL_ST_OK: return SE_OK;
+    case SE_CTRL_ST_CERT_MALFORMED: return SE_ERR_CERT_MALFORMED;
+    case SE_CTRL_ST_CERT_UNSUPPORTED: return SE_ERR_CERT_UNSUPPORTED;
+    case SE_CTRL_ST_CERT_EXPIRED: return SE_ERR_CERT_EXPIRED;
+    case SE_CTRL_ST_CERT_NOT_YET_VALID: return SE_ERR_CERT_NOT_YET_VALID;
+    case SE_CTRL_ST_CERT_NAME: return SE_ERR_CERT_NAME;
+    case SE_CTRL_ST_CERT_SIGNATURE: return SE_ERR_CERT_SIGNATURE;
+    case SE_CTRL_ST_CERT_CHAIN: return SE_ERR_CERT_CHAIN;
+    case SE_CTRL_ST_CERT_UNKNOWN_CA: return SE_ERR_CERT_UNKNOWN_CA;
+    case SE_CTRL_ST_CERT_NOT_CA: return SE_ERR_CERT_NOT_CA;
+    case SE_CTRL_ST_CERT_KEY_USAGE: return SE_ERR_CERT_KEY_USAGE;
+    default: return SE_ERR_BACKEND; /* BAD_INPUT (a layout this driver got wrong), ENGINE, BAD_PROGRAM */
+    }
+}
+
 /* SIG_CHECK's inputs below what X509_PARSE keeps at the window's top (SE_CTRL_REC): the signature,
  * the key, the digest; the signed bytes from 0. */
 #define SIG_AT (SE_CTRL_REC - 160u)
@@ -138,9 +157,7 @@ se_status se_drv_ctrl_sig_check(const se_ec_curve *p256, const uint8_t *tbs, siz
                              out, &valid);
     if (st != SE_OK)
         return st;
-    return result == SE_CTRL_ST_OK               ? SE_OK
-           : result == SE_CTRL_ST_CERT_SIGNATURE ? SE_ERR_CERT_SIGNATURE
-                                                 : SE_ERR_BACKEND;
+    return status_of(result);
 }
 
 /* n bytes at window address addr, aligned or not: an unaligned head is merged into its word. */
@@ -207,25 +224,6 @@ static void time_digits(int64_t t, uint8_t out[14])
     }
 }
 
-/* CHAIN_CHECK's status as the software stack names it. */
-static se_status chain_status(unsigned result)
-{
-    switch (result) {
-    case SE_CTRL_ST_OK: return SE_OK;
-    case SE_CTRL_ST_CERT_MALFORMED: return SE_ERR_CERT_MALFORMED;
-    case SE_CTRL_ST_CERT_UNSUPPORTED: return SE_ERR_CERT_UNSUPPORTED;
-    case SE_CTRL_ST_CERT_EXPIRED: return SE_ERR_CERT_EXPIRED;
-    case SE_CTRL_ST_CERT_NOT_YET_VALID: return SE_ERR_CERT_NOT_YET_VALID;
-    case SE_CTRL_ST_CERT_NAME: return SE_ERR_CERT_NAME;
-    case SE_CTRL_ST_CERT_SIGNATURE: return SE_ERR_CERT_SIGNATURE;
-    case SE_CTRL_ST_CERT_CHAIN: return SE_ERR_CERT_CHAIN;
-    case SE_CTRL_ST_CERT_UNKNOWN_CA: return SE_ERR_CERT_UNKNOWN_CA;
-    case SE_CTRL_ST_CERT_NOT_CA: return SE_ERR_CERT_NOT_CA;
-    case SE_CTRL_ST_CERT_KEY_USAGE: return SE_ERR_CERT_KEY_USAGE;
-    default: return SE_ERR_BACKEND; /* BAD_INPUT (a layout this driver got wrong), ENGINE, BAD_PROGRAM */
-    }
-}
-
 se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const *chain, const size_t *chain_len,
                                   size_t n, const uint8_t *const *anchors, const size_t *anchor_len,
                                   size_t n_anchors, int64_t now, const char *name, uint8_t leaf_pub[65])
@@ -287,7 +285,7 @@ se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const 
         st = put(at + 14u, (const uint8_t *)name, name_len);
     if (st == SE_OK)
         st = se_drv_ctrl_run(SE_CTRL_PROG_CHAIN_CHECK, regs, 0x1feu, &result, out, &valid);
-    if (st != SE_OK || (st = chain_status(result)) != SE_OK)
+    if (st != SE_OK || (st = status_of(result)) != SE_OK)
         return st;
 
     /* The leaf's key: the window's bytes that PUB_X and PUB_Y name, inside the leaf (at 3). */

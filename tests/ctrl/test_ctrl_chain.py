@@ -67,10 +67,6 @@ def check(m, chain, anchors, now, name=None):
     return {"ok": True, "pub": "04" + m.out["PUB_X"].hex() + m.out["PUB_Y"].hex()}
 
 
-def sw_verdicts(reqs):
-    return run_batch(reqs, "sw")
-
-
 def req(chain, anchors, now, name=None):
     r = {"op": "x509_verify", "chain": [c.hex() for c in chain], "anchors": [a.hex() for a in anchors], "now": now}
     if name is not None:
@@ -82,7 +78,7 @@ def agree(cases):
     """cases: (chain, anchors, now, name) of DER certificates; asserts the model and the sw stack
     give the same answer for each. Returns the answers."""
     m = model.Machine()
-    sw = sw_verdicts([req(*c) for c in cases])
+    sw = run_batch([req(*c) for c in cases], "sw")
     for c, s in zip(cases, sw):
         got = check(m, *c)
         assert got == s, ([x.hex() for x in c[0]], got, s)
