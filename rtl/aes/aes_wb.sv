@@ -18,7 +18,12 @@ module aes_wb #(
   input  wire logic [4:0] dma_tag_len_i, input wire logic [127:0] dma_iv_i, input wire logic [1:0] dma_slot_i,
   input  wire logic [127:0] dma_tag_in_i,
   output logic cmd_ready_o, out_valid_o, output logic [127:0] dout_o, output logic no_out_o, held_o, rel_o,
-  output logic eng_busy_o, done_o, output logic [3:0] status_o, output logic [127:0] tag_o
+  output logic eng_busy_o, done_o, output logic [3:0] status_o, output logic [127:0] tag_o,
+  // The protocol controller's AESK (rtl/ctrl): an AES-128 key into a slot from inside the engine, a
+  // byte a cycle (ctrl_key_kind_i 0), then LOAD (1) marks the slot full. Taken only while the engine
+  // is idle and neither an INIT nor SLOT_CMD takes a slot in that cycle (ctrl_key_ready_o).
+  input  wire logic ctrl_key_req_i, ctrl_key_kind_i, input wire logic [1:0] ctrl_key_slot_i,
+  input  wire logic [7:0] ctrl_key_byte_i, output logic ctrl_key_ready_o
 );
 
   logic         cmd_ready, out_valid, done;
@@ -39,7 +44,9 @@ module aes_wb #(
 
   // ---- key slots: a key, its length and, once a GCM INIT has computed it, its hash key H. No
   // register reads them. SLOT_CMD LOAD copies KEY0..7 and CTRL.KEYLEN in; WIPE zeroes a slot;
-  // both are dropped while the engine is busy (so never under a running INIT). INIT with
+  // both are dropped while the engine is busy (so never under a running INIT). The controller's key
+  // bytes shift into a slot's first 16 bytes (an AES-128 key: KEY0..3's place), the rest zero; the
+  // slot holds no key from its first byte until its LOAD. INIT with
   // CTRL.USE_SLOT takes its key from slot CTRL.SLOT when the engine takes it (init_take), which
   // also latches the slot that then gets the INIT's H.
   localparam int Slots = 4;
@@ -49,7 +56,7 @@ module aes_wb #(
   logic [Slots-1:0] slot_v_q, slot_hv_q;
   logic         use_q;         // the last INIT taken ran from a slot ...
   logic [1:0]   sel_q;         // ... this one
-  logic         slot_go, h_we, init_take;
+  logic         slot_go, h_we, init_take, ctrl_go;
   logic [127:0] h_new;
   // the slot INIT would take: CTRL's, or a DMA record's
   wire          use_slot = dma_rec_i || reg2hw.ctrl.use_slot;
@@ -57,6 +64,8 @@ module aes_wb #(
   assign slot_go = reg2hw.slot_cmd.wr && !eng_busy_o &&
                    (reg2hw.slot_cmd.op == 2'd1 || reg2hw.slot_cmd.op == 2'd2);
   assign hw2reg.err.slot_dropped = reg2hw.slot_cmd.wr && !slot_go;
+  assign ctrl_key_ready_o = !eng_busy_o && !init_take && !reg2hw.slot_cmd.wr;
+  assign ctrl_go = ctrl_key_req_i && ctrl_key_ready_o;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < Slots; i++) begin
@@ -70,6 +79,14 @@ module aes_wb #(
         slot_h_q[reg2hw.slot_cmd.idx]   <= '0;
         slot_v_q[reg2hw.slot_cmd.idx]   <= reg2hw.slot_cmd.op == 2'd1;
         slot_hv_q[reg2hw.slot_cmd.idx]  <= 1'b0;
+      end else if (ctrl_go && !ctrl_key_kind_i) begin
+        slot_key_q[ctrl_key_slot_i] <= {slot_key_q[ctrl_key_slot_i][247:128], ctrl_key_byte_i, 128'h0};
+        slot_kl_q[ctrl_key_slot_i]  <= 2'd0;
+        slot_h_q[ctrl_key_slot_i]   <= '0;
+        slot_v_q[ctrl_key_slot_i]   <= 1'b0;
+        slot_hv_q[ctrl_key_slot_i]  <= 1'b0;
+      end else if (ctrl_go) begin
+        slot_v_q[ctrl_key_slot_i]   <= 1'b1;
       end else if (h_we && use_q) begin
         slot_h_q[sel_q]  <= h_new;
         slot_hv_q[sel_q] <= 1'b1;

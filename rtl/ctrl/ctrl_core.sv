@@ -23,7 +23,7 @@ module ctrl_core (
   output logic      [15:0] reg_rdata_o,   // register reg_idx_i
   output logic             busy_o,
   output logic             done_o,        // one pulse when a program stops
-  output logic      [3:0]  status_o,      // its status (isa.toml [status]), held until the next start
+  output logic      [4:0]  status_o,      // its status (isa.toml [status]), held until the next start
   // the window
   output logic             mem_re_o,
   output logic      [15:0] mem_raddr_o,
@@ -54,12 +54,18 @@ module ctrl_core (
   output logic      [9:0]  pk_arg_o,      // WRITE: the slot; RUN: the program [4:0], the cache entry [9:5]
   input  wire logic        pk_ready_i,
   input  wire logic [3:0]  pk_status_i,
-  input  wire logic [255:0] pk_dout_i
+  input  wire logic [255:0] pk_dout_i,
+  // the AES IP's key slots (AESK): each byte, then LOAD, waits for aes_ready_i
+  output logic             aes_req_o,
+  output logic             aes_kind_o,    // ctrl_pkg: AesByte, AesLoad
+  output logic      [1:0]  aes_slot_o,
+  output logic      [7:0]  aes_byte_o,
+  input  wire logic        aes_ready_i
 );
 
   typedef enum logic [4:0] {
     SIdle, SExec, SLdb, SLdh, SSth, STag, SLen0, SLen1, SLen2, SMeq, SCcopy, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SWide,
-    SPkB, SPkW, SPkR, SPkQ
+    SPkB, SPkW, SPkR, SPkQ, SAesB, SAesL
   } state_e;
 
   state_e state_q, state_d;
@@ -128,7 +134,7 @@ module ctrl_core (
   // ---- the next state and every write, in one place -----------------------------------------
   logic        fin;            // the instruction is done: pc moves on (to pc_d)
   logic        stop;           // the program is done, with stop_status
-  logic [3:0]  stop_status;
+  logic [4:0]  stop_status;
   logic        wr1, wr2;       // register writes: d <= w1 (or a <= w1 with wr1_a), d <= w2
   logic        wr1_a;
   logic [15:0] w1, w2;
@@ -151,6 +157,7 @@ module ctrl_core (
     sha_req_o = 1'b0; sha_kind_o = ctrl_pkg::ShaInit; sha_byte_o = mem_rdata_i;
     sha_open = 1'b0; sha_close = 1'b0;
     pk_req_o = 1'b0; pk_kind_o = ctrl_pkg::PkClear; pk_byte_o = mem_rdata_i; pk_arg_o = imm[9:0];
+    aes_req_o = 1'b0; aes_kind_o = ctrl_pkg::AesByte; aes_slot_o = rd[1:0]; aes_byte_o = mem_rdata_i;
     mem_re_o = 1'b0; mem_raddr_o = '0;
     mem_we_o = 1'b0; mem_waddr_o = '0; mem_wdata_o = '0;
     out_valid_o = 1'b0; out_slot_o = imm[3:0]; out_kind_o = ctrl_pkg::OutSpan; out_a_o = ra; out_n_o = rb;
@@ -163,7 +170,7 @@ module ctrl_core (
         fin = 1'b1;
         unique case (op)
           ctrl_pkg::OpEnd: stop = 1'b1;
-          ctrl_pkg::OpErr: begin stop = 1'b1; stop_status = imm[3:0]; end
+          ctrl_pkg::OpErr: begin stop = 1'b1; stop_status = imm[4:0]; end
           ctrl_pkg::OpLdi: begin wr1 = 1'b1; w1 = imm16; end
           ctrl_pkg::OpMov: begin wr1 = 1'b1; w1 = ra; end
           ctrl_pkg::OpAdd, ctrl_pkg::OpAddi: begin
@@ -306,8 +313,26 @@ module ctrl_core (
               fin = 1'b0; state_d = SPkR;
             end
           end
+          ctrl_pkg::OpAesk: begin
+            cnt_clr = 1'b1;
+            if (rd > 16'd3) begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
+            else begin mem_re_o = 1'b1; mem_raddr_o = ra; fin = 1'b0; state_d = SAesB; end
+          end
           default: begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
         endcase
+      end
+      // AESK: the key's 16 bytes into the slot, a byte a cycle, then LOAD marks it full
+      SAesB: begin
+        aes_req_o = 1'b1; aes_kind_o = ctrl_pkg::AesByte;
+        if (aes_ready_i) begin
+          cnt_inc = 1'b1;
+          if (cnt_q + 1'b1 == 16'd16) state_d = SAesL;
+          else begin mem_re_o = 1'b1; mem_raddr_o = ra + cnt_q + 1'b1; end
+        end
+      end
+      SAesL: begin
+        aes_req_o = 1'b1; aes_kind_o = ctrl_pkg::AesLoad;
+        if (aes_ready_i) fin = 1'b1;
       end
       // PKW: the bytes into the IP's number, a byte a cycle, then the number into its slot
       SPkB: begin

@@ -3,7 +3,8 @@ assembler's output is what runs) on the byte window (isa.toml mem_bytes; an addr
 its size, as in the engine's RAM), 16 registers and the flags, and counts
 the cycles isa.toml gives each instruction (an IP that answers at once: no waits). The SHA IP's
 calls are hashlib's; the pk IP's are the `cryptography` package's, for the programs the ctrl
-programs run (ECDSA_VERIFY, VALIDATE), on P-256 loaded with G's table in cache entry 0. Tests use it to check the programs against the
+programs run (ECDSA_VERIFY, VALIDATE), on P-256 loaded with G's table in cache entry 0; AESK's keys land
+in `aes`, the AES IP's slots. Tests use it to check the programs against the
 software stack and the `cryptography` package, before and apart from the RTL.
 """
 import hashlib
@@ -120,6 +121,7 @@ class Machine:
         self.slot_names = {v: k for k, v in self.asm.slots.items()}
         self.pk = dict(P256_SLOTS)   # the pk IP's slots: P-256 loaded, and what programs wrote
         self.pk_used = False     # the last run used pk
+        self.aes = {}            # the AES IP's key slots AESK filled: slot -> its 16-byte key
         self.cycles = self.steps = 0
 
     def load(self, addr, data):
@@ -269,6 +271,11 @@ class Machine:
                 for i, x in enumerate(self.pk.get(imm, 0).to_bytes(32, "big")):
                     mem[(r[a] + i) & AMASK] = x
                 self.cycles += 32
+            elif name == "AESK":
+                if r[d] > 3:
+                    return "BAD_PROGRAM"
+                self.aes[r[d]] = self._bytes(r[a], 16)
+                self.cycles += 17
             elif name == "SHAI":
                 sha = hashlib.sha256()
             elif name == "SHAU":

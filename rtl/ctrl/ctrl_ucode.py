@@ -60,12 +60,15 @@ def gen_sv(rom):
     out += [f"  localparam logic [5:0] Op{i.name.capitalize()} = 6'd{i.op};" for i in isa.INSNS]
     out += [f"  localparam int unsigned NumOps = {len(isa.INSNS)};"]
     out += [f"  localparam logic [3:0] Cond{k.capitalize()} = 4'd{v};" for k, v in isa.COND.items()]
-    out += ["  localparam logic [3:0] " + ", ".join(f"St{''.join(w.capitalize() for w in k.split('_'))} = 4'd{v}"
+    assert max(isa.STATUS.values()) < 32, "ctrl_core.sv's status is 5 bits"
+    out += ["  localparam logic [4:0] " + ", ".join(f"St{''.join(w.capitalize() for w in k.split('_'))} = 5'd{v}"
                                                   for k, v in isa.STATUS.items()) + ";"]
     out += ["  // OUT, OUTN, OUTR: out_kind_o", "  localparam logic [1:0] OutSpan = 2'd0, OutNumber = 2'd1, OutReg = 2'd2;",
             "  // SHAI, SHAU, SHAF: sha_kind_o", "  localparam logic [1:0] ShaInit = 2'd0, ShaByte = 2'd1, ShaFinal = 2'd2;",
             "  // PKW, PKRUN, PKR: pk_kind_o",
             "  localparam logic [2:0] PkClear = 3'd0, PkByte = 3'd1, PkWrite = 3'd2, PkRun = 3'd3, PkRead = 3'd4;",
+            "  // AESK: aes_kind_o",
+            "  localparam logic AesByte = 1'b0, AesLoad = 1'b1;",
             f"  localparam int unsigned RomAw = {aw}, ConstAw = {cw}, CallDepth = {isa.CALL_DEPTH};",
             f"  localparam int unsigned MemBytes = {isa.MEM_BYTES}, MemAw = {isa.MEM_BYTES.bit_length() - 1};"
             "  // the window",
@@ -98,8 +101,8 @@ def gen_c(rom):
     out += [f"#define SE_CTRL_PROG_{p['name']} {i}u" for i, p in enumerate(rom.table)] + [""]
     out += [f"#define SE_CTRL_SLOT_{k} {v}u" for k, v in sorted(rom.slots.items(), key=lambda kv: kv[1])] + [""]
     out += ["/* the window's layout: X509_PARSE's input ends at most at REC, CHAIN_CHECK's below CHAIN_TOP;",
-            " * in the secret top, ECDHE's private key (K_AT, written by the bus) and premaster (PMS_AT) */"]
-    out += [f"#define SE_CTRL_{k} {rom.equ[k]:#06x}u" for k in ("REC", "CHAIN_TOP", "K_AT", "PMS_AT")] + [""]
+            " * in the secret top, the DRBG's entropy input (ENT_AT, written by the bus for DRBG_SEED) */"]
+    out += [f"#define SE_CTRL_{k} {rom.equ[k]:#06x}u" for k in ("REC", "CHAIN_TOP", "ENT_AT")] + [""]
     out += [f"#define SE_CTRL_ST_{k} {v}u" for k, v in isa.STATUS.items()] + ["", "#endif", ""]
     return "\n".join(out)
 

@@ -39,7 +39,10 @@ module ctrl_wb (
   // the pk IP's command port (rtl/pk pk_wb's, shared in se_engine)
   output logic pk_own_o, pk_held_o, pk_cmd_valid_o, output logic [2:0] pk_cmd_o, output logic [4:0] pk_slot_o,
   output logic [4:0] pk_prog_o, output logic [255:0] pk_din_o,
-  input wire logic pk_cmd_ready_i, pk_busy_i, input wire logic [3:0] pk_status_i, input wire logic [255:0] pk_dout_i
+  input wire logic pk_cmd_ready_i, pk_busy_i, input wire logic [3:0] pk_status_i, input wire logic [255:0] pk_dout_i,
+  // the AES IP's key slots (rtl/aes aes_wb's ctrl_key_*): AESK's bytes and LOAD, straight from the core
+  output logic aes_key_req_o, aes_key_kind_o, output logic [1:0] aes_key_slot_o, output logic [7:0] aes_key_byte_o,
+  input wire logic aes_key_ready_i
 );
 
   localparam int Aw = ctrl_pkg::MemAw;   // window address bits
@@ -54,7 +57,7 @@ module ctrl_wb (
   logic        ip_busy;          // STATUS.BUSY: a program, a WIPE, or pk's CLEAR after a program
   logic        busy_q, idle;     // idle: no program in this cycle or the last (the RAM then shows WIN_ADDR's word)
   logic [511:0] stage_q;         // SHAU's block being gathered, byte 0 in [511:504]; after SHAF its digest in [511:256]
-  logic [3:0]  status;
+  logic [4:0]  status;
   logic        mem_re, mem_we;
   logic [15:0] mem_raddr, mem_waddr;
   logic [7:0]  mem_wdata, mem_rdata;
@@ -98,7 +101,8 @@ module ctrl_wb (
     .mem_wdata_o(mem_wdata), .out_valid_o(out_valid), .out_slot_o(out_slot), .out_kind_o(out_kind), .out_a_o(out_a),
     .out_n_o(out_n), .sha_req_o(sha_req), .sha_kind_o(sha_kind), .sha_byte_o(sha_byte), .sha_ready_i(sha_ready),
     .sha_err_i(sha_err), .sha_digest_i(stage_q[511:256]), .pk_req_o(pk_req), .pk_kind_o(pk_kind), .pk_byte_o(pk_byte),
-    .pk_arg_o(pk_arg), .pk_ready_i(pk_ready), .pk_status_i, .pk_dout_i
+    .pk_arg_o(pk_arg), .pk_ready_i(pk_ready), .pk_status_i, .pk_dout_i, .aes_req_o(aes_key_req_o),
+    .aes_kind_o(aes_key_kind_o), .aes_slot_o(aes_key_slot_o), .aes_byte_o(aes_key_byte_o), .aes_ready_i(aes_key_ready_i)
   );
 
   // ---- the pk IP's calls --------------------------------------------------------------------------

@@ -75,6 +75,9 @@ module se_engine #(
   logic [4:0]   aes_tag_len;
   logic [1:0]   aes_slot;
   logic [127:0] aes_iv, aes_tag_in;
+  logic         ctrl_key_req, ctrl_key_kind, ctrl_key_ready;   // the controller's AESK into the AES key slots
+  logic [1:0]   ctrl_key_slot;
+  logic [7:0]   ctrl_key_byte;
   logic         sha_own, sha_hmac, sha_cmd_valid, sha_cmd_ready, sha_busy, sha_done;
   logic [2:0]   sha_cmd, sha_status;
   logic [6:0]   sha_bytes;
@@ -89,7 +92,9 @@ module se_engine #(
     .dma_dec_i(aes_dec), .dma_tag_len_i(aes_tag_len), .dma_iv_i(aes_iv), .dma_slot_i(aes_slot),
     .dma_tag_in_i(aes_tag_in), .cmd_ready_o(aes_cmd_ready),
     .out_valid_o(aes_out_valid), .dout_o(aes_dout), .no_out_o(aes_no_out), .held_o(aes_held), .rel_o(aes_rel),
-    .eng_busy_o(aes_busy), .done_o(aes_done), .status_o(aes_status), .tag_o(aes_tag)
+    .eng_busy_o(aes_busy), .done_o(aes_done), .status_o(aes_status), .tag_o(aes_tag),
+    .ctrl_key_req_i(ctrl_key_req), .ctrl_key_kind_i(ctrl_key_kind), .ctrl_key_slot_i(ctrl_key_slot),
+    .ctrl_key_byte_i(ctrl_key_byte), .ctrl_key_ready_o(ctrl_key_ready)
   );
 
   // The SHA IP's command port, shared by the DMA and the protocol controller: the controller's while
@@ -178,7 +183,9 @@ module se_engine #(
     .sha_busy_i(sha_busy), .sha_status_i(sha_status), .sha_digest_i(sha_digest),
     .pk_own_o(ctrl_pk_own), .pk_held_o(ctrl_pk_held), .pk_cmd_valid_o(ctrl_pk_valid), .pk_cmd_o(ctrl_pk_cmd),
     .pk_slot_o(ctrl_pk_slot), .pk_prog_o(ctrl_pk_prog), .pk_din_o(ctrl_pk_din),
-    .pk_cmd_ready_i(pk_ip_ready && ctrl_pk_sel), .pk_busy_i(pk_busy), .pk_status_i(pk_status), .pk_dout_i(pk_dout)
+    .pk_cmd_ready_i(pk_ip_ready && ctrl_pk_sel), .pk_busy_i(pk_busy), .pk_status_i(pk_status), .pk_dout_i(pk_dout),
+    .aes_key_req_o(ctrl_key_req), .aes_key_kind_o(ctrl_key_kind), .aes_key_slot_o(ctrl_key_slot),
+    .aes_key_byte_o(ctrl_key_byte), .aes_key_ready_i(ctrl_key_ready)
   );
 
   // (The DMA's and the controller's busy show in their STATUS and BUSY_CYCLES; busy_o keeps the four

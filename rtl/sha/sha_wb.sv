@@ -39,17 +39,33 @@ module sha_wb (
   assign hw2reg.status.result    = {1'b0, result};
   assign hw2reg.err.cmd_dropped  = reg2hw.cmd.wr && (!cmd_ready || dma_own_i);
 
+  // The protocol controller's messages (plain_i) hash its secrets: HMAC's keyed pads, the PRF's blocks
+  // of a master secret. From its first command until another master's INIT or RESUME is taken,
+  // DIGEST and the STATUS bits that say what it holds read 0 (mine_q), as pk hides its DOUT.
+  localparam logic [2:0] CmdInit = 3'd1;
+  logic       mine_q, cmd_take, digest_valid, state_valid;
+  logic [2:0] cmd;
+  assign cmd      = dma_own_i ? dma_cmd_i : reg2hw.cmd.op;
+  assign cmd_take = (dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr) && cmd_ready;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) mine_q <= 1'b0;
+    else if (cmd_take && plain_i) mine_q <= 1'b1;
+    else if (cmd_take && (cmd == CmdInit || cmd == CmdResume)) mine_q <= 1'b0;
+  end
+
   sha256_engine u_engine (
     .clk_i, .rst_ni,
     .hmac_i(!plain_i && (reg2hw.ctrl.hmac || (dma_own_i && dma_hmac_i))),
     .cmd_valid_i(dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr), .cmd_i(dma_own_i ? dma_cmd_i : reg2hw.cmd.op),
     .din_i(dma_own_i ? dma_din_i : din), .din_bytes_i(dma_own_i ? dma_bytes_i : reg2hw.cmd.bytes),
     .cmd_ready_o(cmd_ready),
-    .digest_o(digest), .digest_valid_o(hw2reg.status.digest_valid),
-    .state_valid_o(hw2reg.status.state_valid), .key_valid_o(hw2reg.status.key_valid),
+    .digest_o(digest), .digest_valid_o(digest_valid),
+    .state_valid_o(state_valid), .key_valid_o(hw2reg.status.key_valid),
     .busy_o(eng_busy_o), .done_o(done), .status_o(result)
   );
-  assign hw2reg.digest           = digest;
+  assign hw2reg.digest             = mine_q ? 256'h0 : digest;
+  assign hw2reg.status.digest_valid = digest_valid && !mine_q;
+  assign hw2reg.status.state_valid  = state_valid && !mine_q;
   assign hw2reg.status.busy      = eng_busy_o;
   assign hw2reg.intr_state.done  = done;
   assign {cmd_ready_o, done_o, status_o, digest_o} = {cmd_ready, done, result, digest};

@@ -6,7 +6,7 @@ import hmac
 import random
 
 import pytest
-from drbg_model import HmacDrbg, model
+from drbg_model import CAVP_COUNT0, CAVP_COUNT0_OUT, HmacDrbg, model
 
 pytestmark = pytest.mark.backends("sw", "rtl", "openssl")
 
@@ -26,21 +26,6 @@ def test_model_sanity():
     k = h(k, v + b"\1" + seed)
     v = h(k, v)
     assert HmacDrbg(b"\0" * 32, b"\0" * 16, b"").generate(32, b"") == h(k, v)
-
-
-# NIST CAVP HMAC_DRBG.rsp, [SHA-256] [PredictionResistance = False] [EntropyInputLen = 256]
-# [NonceLen = 128] [PersonalizationStringLen = 0] [AdditionalInputLen = 0] [ReturnedBitsLen = 1024],
-# COUNT = 0 (quoted because cryptography-vectors does not ship the DRBG files). It anchors the
-# model as well as the C code.
-CAVP_COUNT0 = {
-    "entropy": "ca851911349384bffe89de1cbdc46e6831e44d34a4fb935ee285dd14b71a7488",
-    "nonce": "659ba96c601dc69fc902940805ec0ca8",
-    "bytes": 128,
-}
-CAVP_COUNT0_OUT = ("e528e9abf2dece54d47c7e75e5fe302149f817ea9fb4bee6f4199697d04d5b89"
-                   "d54fbb978a15b5c443c9ec21036d2460b6f73ebad0dc2aba6e624abf07745bc1"
-                   "07694bb7547bb0995f70de25d6b29e2d3011bb19d27676c07162c8b5ccde0668"
-                   "961df86803482cb37ed6d5c0bb8d50cf1f50d476aa0458bdaba806f48be9dcb8")
 
 
 def test_cavp_count0(batch, tally):

@@ -2,9 +2,10 @@
 model, against Python's hmac module and the `cryptography` package: HMAC-SHA256 (RFC 2104) for every
 key length it takes and data of many lengths, the RFC 4231 test cases that fit (keys of at most 64
 bytes), the TLS 1.2 PRF (RFC 5246 5, P_SHA256) for the lengths a handshake asks (the master secret,
-the key block, Finished) and around the 32-byte blocks, and ECDHE's public key and premaster against
-`cryptography`'s ECDH. HMAC's and the PRF's cycles depend on the lengths alone, never on the key's or
-the data's bytes; the caller's errors are BAD_INPUT, a span in the secret top among them."""
+the key block, Finished) and around the 32-byte blocks, and ECDHE's refusals (its key pairs against
+`cryptography`'s ECDH: test_ctrl_drbg.py, whose DRBG gives its k). HMAC's and the PRF's cycles depend
+on the lengths alone, never on the key's or the data's bytes; the caller's errors are BAD_INPUT, a span
+in the secret top among them."""
 import hashlib
 import hmac
 import random
@@ -133,15 +134,16 @@ def test_prf_output_beside_its_seed():
         assert bytes(m.mem[DATA:DATA + len(seed)]) == seed
 
 
-# ---- ECDHE ---------------------------------------------------------------------------------------
+# ---- ECDHE (its k from the DRBG: tests/ctrl/test_ctrl_drbg.py) ------------------------------------
 PEER, PUB = 0x0300, 0x0340
 
 
-def run_ecdhe(m, k, peer):
-    m.load(EQU["K_AT"], k.to_bytes(32, "big"))
-    m.load(PEER, peer)
-    st = m.run("ECDHE", {2: PEER, 3: PUB})
-    return st, bytes(m.mem[PUB:PUB + 64]), bytes(m.mem[EQU["PMS_AT"]:EQU["PMS_AT"] + 32])
+def seeded():
+    """A model whose DRBG is instantiated (entropy at ENT_AT, no nonce)."""
+    m = model.Machine()
+    m.load(EQU["ENT_AT"], bytes(range(1, 49)))
+    assert m.run("DRBG_SEED", {1: 48, 2: DATA, 3: DATA, 4: 0}) == "OK"
+    return m
 
 
 def point_bytes(pub):
@@ -149,48 +151,38 @@ def point_bytes(pub):
     return n.x.to_bytes(32, "big") + n.y.to_bytes(32, "big")
 
 
-def test_ecdhe(tally):
-    """k G and the premaster x(k Q) as the `cryptography` package's key pair and ECDH give them."""
-    from cryptography.hazmat.primitives.asymmetric import ec
-    m = model.Machine()
-    for _ in range(20):
-        mine, peer = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
-        st, pub, pms = run_ecdhe(m, mine.private_numbers().private_value, point_bytes(peer.public_key()))
-        assert st == "OK"
-        assert pub == point_bytes(mine.public_key())
-        assert pms == mine.exchange(ec.ECDH(), peer.public_key())
-        assert bytes(m.mem[EQU["K_AT"]:EQU["K_AT"] + 32]) == bytes(32)   # k used once: zeroed
-        assert m.run("ECDHE", {2: PEER, 3: PUB}) == "BAD_INPUT"          # ... so a second run has none
-    tally("ctrl ecdhe", 20)
-
-
 def test_ecdhe_checks_the_curve():
-    """pk without P-256's p or n (the bus loads pk's curve) is ENGINE, before k goes into pk: K_AT is
-    left as it was and nothing is written at r3."""
-    m = model.Machine()
+    """pk without P-256's p or n (the bus loads pk's curve) is ENGINE, before k is drawn: the DRBG's
+    count is as it was and nothing is written at r3."""
+    m = seeded()
+    dc = bytes(m.mem[EQU["DC_AT"]:EQU["DC_AT"] + 2])
     for slot, v in (("P", model.P256_P - 2), ("N", model.P256_N + 2)):
         m.pk[model.isa.PK_SLOT[slot]] = v
         m.load(PUB, b"\x55" * 64)
-        m.load(EQU["K_AT"], (7).to_bytes(32, "big"))
         assert m.run("ECDHE", {2: PEER, 3: PUB}) == "ENGINE", slot
-        assert bytes(m.mem[PUB:PUB + 64]) == b"\x55" * 64 and m.mem[EQU["K_AT"] + 31] == 7
+        assert bytes(m.mem[PUB:PUB + 64]) == b"\x55" * 64
+        assert bytes(m.mem[EQU["DC_AT"]:EQU["DC_AT"] + 2]) == dc
         m.pk.update(model.P256_SLOTS)
 
 
-def test_ecdhe_refusals():
+def test_ecdhe_refusals(monkeypatch):
     """A peer's point off the curve, with a coordinate past p, or with x = 0 (pk refuses it) is
-    INVALID_POINT; k = 0 or n is BAD_INPUT, and so are spans in the secret top."""
+    INVALID_POINT; spans in the secret top are BAD_INPUT; and a k that is 0 modulo n (pk's k G at
+    infinity: a DRBG cannot be made to give it, so the model's pk says so) is BAD_INPUT."""
     from cryptography.hazmat.primitives.asymmetric import ec
-    m = model.Machine()
+    m = seeded()
     good = point_bytes(ec.generate_private_key(ec.SECP256R1()).public_key())
     p = model.P256_P.to_bytes(32, "big")
     for peer in (good[:63] + bytes([good[63] ^ 1]), p + good[32:], good[:32] + p, bytes(32) + good[32:], bytes(64)):
-        assert run_ecdhe(m, 7, peer)[0] == "INVALID_POINT", peer.hex()
-    for k in (0, model.P256_N):
-        assert run_ecdhe(m, k, good)[0] == "BAD_INPUT", k
+        m.load(PEER, peer)
+        assert m.run("ECDHE", {2: PEER, 3: PUB}) == "INVALID_POINT", peer.hex()
     for regs in ({2: SECRET}, {2: SECRET - 32}, {3: SECRET - 8}, {3: EQU["PMS_AT"]}, {3: 0xfff0}):
         m.load(PEER, good)
         assert m.run("ECDHE", {2: PEER, 3: PUB, **regs}) == "BAD_INPUT", regs
+    run = model.pk_run
+    monkeypatch.setattr(model, "pk_run", lambda slots, prog, entry: "INFINITY"
+                        if prog == isa.PK_PROG["ECSM_COMB"] else run(slots, prog, entry))
+    assert m.run("ECDHE", {2: PEER, 3: PUB}) == "BAD_INPUT"
 
 
 @pytest.mark.parametrize("prog, regs", [
@@ -206,7 +198,7 @@ def test_ecdhe_refusals():
     ("CHAIN_CHECK", {1: 0, 2: 0, 3: 0, 4: 0, 5: SECRET, 6: 0, 7: 0, 8: 0}),
 ])
 def test_no_program_reads_the_secret_top(prog, regs):
-    """Every program but ECDHE (which reads its k from K_AT) refuses a span of the secret top, so the
-    bus cannot have one copy, hash, compare or otherwise tell it a secret."""
+    """Every program refuses a span of the secret top (the ones made for secrets read their own fixed
+    places there), so the bus cannot have one copy, hash, compare or otherwise tell it a secret."""
     m = model.Machine()
     assert m.run(prog, regs) == "BAD_INPUT"

@@ -25,6 +25,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 
 from rtlsim import ROOT, run_cocotb, sources
+from tls_prf import p_sha256 as prf
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
 import ctrl_asm as asm  # noqa: E402
@@ -36,8 +37,8 @@ ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 PK = {"BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
 PK_PROGS = ("ECDSA_VERIFY", "VALIDATE", "ECSM_COMB", "ECSM", "PADD")   # the ones the programs run
 
-CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0d00, 0x0d40   # where the tests put a certificate, the time, a name
-SIG_AT, KEY_AT, DIGEST_AT = 0x0c00, 0x0c40, 0x0c80  # SIG_CHECK's signature, key and digest
+CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0c80, 0x0cc0   # where the tests put a certificate, the time, a name
+SIG_AT, KEY_AT, DIGEST_AT = 0x0b80, 0x0bc0, 0x0c00  # SIG_CHECK's signature, key and digest
 KIND = {0: "span", 1: "number", 2: "reg"}
 
 
@@ -45,10 +46,12 @@ class TB:
     def __init__(self, dut):
         self.dut = dut
         self.events = []
+        self.aes = {}         # the AES key slots AESK filled: slot -> its key
         cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
         cocotb.start_soon(self._outputs())
         cocotb.start_soon(self._sha())
         cocotb.start_soon(self._pk())
+        cocotb.start_soon(self._aes())
 
     async def reset(self):
         d = self.dut
@@ -57,6 +60,7 @@ class TB:
                   d.pk_dout_i):
             s.value = 0
         d.sha_ready_i.value = 1
+        d.aes_ready_i.value = 1
         d.rst_ni.value = 0
         await ClockCycles(d.clk_i, 2)
         d.rst_ni.value = 1
@@ -122,6 +126,23 @@ class TB:
             elif kind == 4:
                 dout = slots.get(arg & 31, 0)
 
+    async def _aes(self):
+        """The AES IP's key slots, taking every request at once: each byte shifts into its slot, which
+        then holds no key until the LOAD."""
+        d, key = self.dut, {}
+        while True:
+            await RisingEdge(d.clk_i)
+            await ReadOnly()
+            if not d.aes_req_o.value:
+                continue
+            slot = int(d.aes_slot_o.value)
+            if int(d.aes_kind_o.value) == 0:
+                key[slot] = key.get(slot, b"") + bytes([int(d.aes_byte_o.value)])
+                self.aes.pop(slot, None)
+            else:
+                self.aes[slot] = key.pop(slot)
+                assert len(self.aes[slot]) == 16
+
     async def load(self, addr, data):
         d = self.dut
         d.ld_we_i.value = 1
@@ -183,6 +204,7 @@ async def check(tb, m, prog, regs, what):
     assert rom_status(status) == want, (what, rom_status(status), want)
     assert cycles == m.cycles, (what, cycles, m.cycles)
     assert await tb.regs() == m.regs, what
+    assert tb.aes == m.aes, what
     got = {}
     for slot, kind, a, n in tb.events:
         if kind == "reg":
@@ -287,29 +309,68 @@ async def programs(dut):
                 got = await tb.read(out, 32 if prog == "HMAC" else n)
                 assert got == bytes(m.mem[out:out + len(got)]), (prog, klen)
             seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
-    # ECDHE: k at K_AT, the peer's point from the `cryptography` package; a point off the curve, one
-    # with x = 0 (pk refuses it), k = 0, and k G asked into the secret top
+    # The DRBG: RANDOM and ECDHE without a seed (NO_ENTROPY), DRBG_SEED (instantiate, reseed, a
+    # refusal), RANDOM of several lengths. Then ECDHE, its k from the DRBG: the peer's point from the
+    # `cryptography` package, one off the curve, one with x = 0 (pk refuses it), and k G asked into
+    # the secret top
     from cryptography.hazmat.primitives.asymmetric import ec
-    k_at, pms_at, peer_at = m.asm.equ["K_AT"], m.asm.equ["PMS_AT"], 0x0300
+    ent_at, pms_at, peer_at, rest_at = m.asm.equ["ENT_AT"], m.asm.equ["PMS_AT"], 0x0300, 0x0380
+    await tb.load(m.asm.equ["DC_AT"], bytes(2))   # (a fresh window: no seed)
+    m.load(m.asm.equ["DC_AT"], bytes(2))
+    for prog, regs, ent in (("RANDOM", {1: 0x0800, 2: 32}, None), ("ECDHE", {2: peer_at, 3: 0x0340}, None),
+                            ("DRBG_SEED", {1: 48, 2: rest_at, 3: rest_at + 16, 4: 0}, rng.randbytes(48)),
+                            ("RANDOM", {1: 0x0800, 2: 77}, None), ("DRBG_SEED", {1: 31, 2: rest_at, 3: rest_at, 4: 1}, None),
+                            ("DRBG_SEED", {1: 32, 2: rest_at, 3: rest_at + 40, 4: 1}, rng.randbytes(32)),
+                            ("RANDOM", {1: 0x0800, 2: 1024}, None), ("RANDOM", {1: 0x0800, 2: 1}, None)):
+        if ent:
+            await tb.load(ent_at, ent)
+            m.load(ent_at, ent)
+        v, _ = await check(tb, m, prog, regs, f"{prog} {regs}")
+        seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
+        if prog == "RANDOM" and v == "OK":
+            assert await tb.read(0x0800, regs[2]) == bytes(m.mem[0x0800:0x0800 + regs[2]])
     peer = ec.generate_private_key(ec.SECP256R1()).public_key().public_numbers()
     good = peer.x.to_bytes(32, "big") + peer.y.to_bytes(32, "big")
-    for k, point, pub_at in ((rng.randrange(1, model.P256_N), good, 0x0340),
-                             (rng.randrange(1, model.P256_N), good[:63] + b"\1", 0x0340),
-                             (5, bytes(32) + good[32:], 0x0340), (0, good, 0x0340), (7, good, pms_at)):
-        for at, data in ((k_at, k.to_bytes(32, "big")), (peer_at, point)):
-            await tb.load(at, data)
-            m.load(at, data)
-        v, _ = await check(tb, m, "ECDHE", {2: peer_at, 3: pub_at}, f"ECDHE k {k:x}")
+    for point, pub_at in ((good, 0x0340), (good[:63] + b"\1", 0x0340), (bytes(32) + good[32:], 0x0340), (good, pms_at),
+                          (good, 0x0340)):
+        await tb.load(peer_at, point)
+        m.load(peer_at, point)
+        v, _ = await check(tb, m, "ECDHE", {2: peer_at, 3: pub_at}, f"ECDHE {point[:4].hex()}")
         if v == "OK":
             assert await tb.read(pub_at, 64) == bytes(m.mem[pub_at:pub_at + 64])
             assert await tb.read(pms_at, 32) == bytes(m.mem[pms_at:pms_at + 32])
         seen[f"ECDHE {v}"] = seen.get(f"ECDHE {v}", 0) + 1
+    # The key schedule over the last ECDHE's premaster: MASTER, KEYS (the keys into the AES key
+    # slots), FINISHED for both sides, the server's with a right and a wrong verify_data; the secret
+    # top compared too (the bench's window is readable), and a refusal (one slot for both keys)
+    cr_at, ivs_at, hash_at, vd_at = 0x0400, 0x0440, 0x0460, 0x0480
+    h = hashlib.sha256(b"transcript").digest()
+    data = rng.randbytes(64) + bytes(32) + h   # the randoms at cr_at, the IVs at ivs_at, h at hash_at
+    await tb.load(cr_at, data)
+    m.load(cr_at, data)
+    ms_at, top = m.asm.equ["MS_AT"], isa.SECRET_BASE
+    randoms = {1: cr_at, 2: cr_at + 32}
+    for prog, regs, vd in (("MASTER", randoms, None), ("KEYS", {**randoms, 3: 2, 4: 2, 5: ivs_at}, None),
+                           ("KEYS", {**randoms, 3: 2, 4: 0, 5: ivs_at}, None), ("FINISHED", {1: hash_at, 2: 0, 3: vd_at}, None),
+                           ("FINISHED", {1: hash_at, 2: 1, 3: vd_at}, 0), ("FINISHED", {1: hash_at, 2: 1, 3: vd_at}, 4)):
+        if vd is not None:   # the server's verify_data (tests/tls_prf.py), right or with a bit off
+            right = prf(bytes(m.mem[ms_at:ms_at + 48]), b"server finished" + h, 12)
+            await tb.load(vd_at, bytes([right[0] ^ vd]) + right[1:])
+            m.load(vd_at, bytes([right[0] ^ vd]) + right[1:])
+        v, _ = await check(tb, m, prog, regs, f"{prog} {regs}")
+        seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
+        assert await tb.read(top, isa.MEM_BYTES - top) == bytes(m.mem[top:]), prog
+        assert await tb.read(ivs_at, 8) == bytes(m.mem[ivs_at:ivs_at + 8]), prog
+        assert await tb.read(vd_at, 12) == bytes(m.mem[vd_at:vd_at + 12]), prog
+    assert sorted(tb.aes) == [0, 2]
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
             "SIG_CHECK CERT_SIGNATURE", "CHAIN_CHECK OK", "CHAIN_CHECK CERT_NAME", "CHAIN_CHECK CERT_MALFORMED",
             "CHAIN_CHECK CERT_CHAIN", "CHAIN_CHECK CERT_NOT_CA", "CHAIN_CHECK CERT_UNKNOWN_CA", "HMAC OK", "PRF OK",
-            "HMAC BAD_INPUT", "PRF BAD_INPUT", "ECDHE OK", "ECDHE INVALID_POINT", "ECDHE BAD_INPUT"} <= set(seen), seen
+            "HMAC BAD_INPUT", "PRF BAD_INPUT", "ECDHE OK", "ECDHE INVALID_POINT", "ECDHE BAD_INPUT", "ECDHE NO_ENTROPY", "RANDOM NO_ENTROPY",
+            "RANDOM OK", "DRBG_SEED OK", "DRBG_SEED BAD_INPUT", "MASTER OK", "KEYS OK", "KEYS BAD_INPUT",
+            "FINISHED OK", "FINISHED BAD_FINISHED"} <= set(seen), seen
 
 
 def signed(flip):

@@ -723,16 +723,19 @@ class Pk:
 @cocotb.test()
 async def ctrl_secrets(dut):
     """The window's secret top and what the programs do with it. HMAC and the PRF on the real SHA IP
-    (Python's hmac the reference). ECDHE on the real pk IP with a k the bus wrote at K_AT and cannot
-    read back: k G as the `cryptography` package computes it; pk's DOUT 0 to the bus all the while,
-    and pk's slots and DOUT cleared once it is over. WIPE: STATUS.BUSY, dropped commands and window
-    accesses, DONE at its end; the k it zeroed is refused (BAD_INPUT), the public bytes below kept."""
+    (Python's hmac the reference). ECDHE on the real pk IP with a k from the DRBG, seeded with entropy
+    the bus wrote at ENT_AT and cannot read back: k G as the `cryptography` package computes it; pk's DOUT 0 to the bus all the while,
+    and pk's slots and DOUT cleared once it is over. MASTER, KEYS and FINISHED after it, the write keys
+    used from the AES IP's key slots, the SHA IP's DIGEST hidden from the bus while and after the
+    controller hashes secrets. WIPE: STATUS.BUSY, dropped commands and window
+    accesses, DONE at its end; the DRBG it zeroed is refused (NO_ENTROPY), the public bytes below kept."""
+    from drbg_model import HmacDrbg
     from tls_prf import p_sha256 as prf
     tb = TB(dut, seed_of() + 7)
     await tb.reset()
     c, pk = Ctrl(tb), Pk(tb)
     rom = ctrl_asm.load()
-    k_at, key_at, msg_at, out_at, peer_at, pub_at = rom.equ["K_AT"], 0x0100, 0x0200, 0x0800, 0x0300, 0x0340
+    ent_at, key_at, msg_at, out_at, peer_at, pub_at = rom.equ["ENT_AT"], 0x0100, 0x0200, 0x0800, 0x0300, 0x0340
     key, msg = tb.rng.randbytes(48), b"master secret" + tb.rng.randbytes(64)
     await c.load(key_at, key)
     await c.load(msg_at, msg)
@@ -754,17 +757,20 @@ async def ctrl_secrets(dut):
     for prog in ("FIELD", "ORDER", "CURVE", "PRECOMP"):
         assert await pk.cmd("RUN", 0, ctrl_isa.PK_PROG[prog]) == 0, prog
     await c.load(pub_at, bytes(64))
-    await c.load(k_at, (12345).to_bytes(32, "big"))
-    await c.start("ECDHE", {2: peer_at, 3: pub_at})
+    await c.start("ECDHE", {2: peer_at, 3: pub_at})               # (no seed yet: the curve is checked first)
     assert await c.result(limit=200000) == "ENGINE"
     assert await c.dump(pub_at, 64) == bytes(64)
     await pk.p256()
-    mine, peer = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1()).public_key()
-    k = mine.private_numbers().private_value
-    await c.load(k_at, k.to_bytes(32, "big"))
-    await tb.write(CTRL + C["WIN_ADDR"][0], k_at)
+    # The DRBG seeded with entropy the bus writes and cannot read back; k is its next 32 bytes.
+    entropy = tb.rng.randbytes(32)
+    await c.load(ent_at, entropy)
+    await tb.write(CTRL + C["WIN_ADDR"][0], ent_at)
     assert await tb.read(CTRL + C["WIN_RDATA"][0]) == 0
     assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1
+    await c.start("DRBG_SEED", {1: 32, 2: msg_at, 3: msg_at + 16, 4: 0})
+    assert await c.result() == "OK"
+    k = int.from_bytes(HmacDrbg(entropy, msg[:16], b"").generate(32, b""), "big")
+    mine, peer = ec.derive_private_key(k, ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1()).public_key()
     pn = peer.public_numbers()
     await c.load(peer_at, pn.x.to_bytes(32, "big") + pn.y.to_bytes(32, "big"))
     await c.start("ECDHE", {2: peer_at, 3: pub_at})
@@ -778,6 +784,44 @@ async def ctrl_secrets(dut):
     assert await pk.dout() == 0
     for slot in ("K", "QX", "RX", "RY"):
         assert await pk.read(slot) == 0, f"pk's {slot} kept after the program"
+
+    # The key schedule over that premaster: MASTER, then KEYS into AES key slots 2 and 0, which the
+    # bus never sees: GCM from slot 2 as the `cryptography` package gives it with the client's write
+    # key that the PRF of RFC 5246 (tests/tls_prf.py) derives; the IVs; the client's Finished.
+    pms = mine.exchange(ec.ECDH(), peer)
+    cr_at, ivs_at, hash_at, vd_at = 0x0400, 0x0440, 0x0460, 0x0480
+    cr, sr, h = tb.rng.randbytes(32), tb.rng.randbytes(32), hashlib.sha256(b"transcript").digest()
+    await c.load(cr_at, cr + sr + bytes(32) + h)
+    await c.start("MASTER", {1: cr_at, 2: cr_at + 32})
+    seen = set()   # the SHA IP's DIGEST and its STATUS while the controller hashes the premaster
+    while get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])):
+        st = await tb.read(SHA + S["STATUS"][0])
+        seen.add((await tb.words(SHA + S["DIGEST"][0], 8), get(S, "STATUS", "DIGEST_VALID", st),
+                  get(S, "STATUS", "STATE_VALID", st)))
+    assert await c.result() == "OK"
+    assert len(seen) == 1 and seen.pop() == (bytes(32), 0, 0), "the SHA IP showed the controller's hashing"
+    assert await tb.words(SHA + S["DIGEST"][0], 8) == bytes(32)
+    await c.start("KEYS", {1: cr_at, 2: cr_at + 32, 3: 2, 4: 0, 5: ivs_at})
+    assert await c.result() == "OK"
+    ms = prf(pms, b"master secret" + cr + sr, 48)
+    kb = prf(ms, b"key expansion" + sr + cr, 40)
+    assert await c.dump(ivs_at, 8) == kb[32:]
+    assert get(A, "SLOT_STATUS", "KEY_VALID", await tb.read(AES + A["SLOT_STATUS"][0])) == 0b0101
+    nonce, aad, pt = kb[32:36] + tb.rng.randbytes(8), tb.rng.randbytes(13), tb.rng.randbytes(40)
+    for i in range(4):
+        await tb.write(AES + A["IV"][0] + 4 * i, int.from_bytes((nonce + b"\0\0\0\1")[4 * i:4 * i + 4], "big"))
+    await tb.write(AES + A["CTRL"][0], field(A, "CTRL", "MODE", "GCM") | field(A, "CTRL", "TAG_LEN", 16) |
+                   field(A, "CTRL", "USE_SLOT", 1) | field(A, "CTRL", "SLOT", 2))
+    await tb.aes_cmd("INIT")
+    assert await tb.aes_result() == 0
+    assert await tb.aes_gcm_rest(aad, pt) == AESGCM(kb[:16]).encrypt(nonce, pt, aad)
+    await c.start("FINISHED", {1: hash_at, 2: 0, 3: vd_at})
+    assert await c.result() == "OK"
+    assert await c.dump(vd_at, 12) == prf(ms, b"client finished" + h, 12)
+    await c.load(vd_at, prf(ms, b"server finished" + h, 12))
+    await c.start("FINISHED", {1: hash_at, 2: 1, 3: vd_at})
+    assert await c.result() == "OK"
+    assert await tb.sha_message(b"abc") == hashlib.sha256(b"abc").digest()   # the bus's own message: shown
 
     # WIPE
     await tb.write(CTRL + C["INTR_STATE"][0], 1)
@@ -795,4 +839,4 @@ async def ctrl_secrets(dut):
     await tb.write(CTRL + C["INTR_STATE"][0], 1)
     assert await c.dump(msg_at, len(msg)) == msg                  # the public bytes: not the wipe's
     await c.start("ECDHE", {2: peer_at, 3: pub_at})
-    assert await c.result(limit=200000) == "BAD_INPUT"            # k = 0: wiped (after pk's whole k G)
+    assert await c.result(limit=200000) == "NO_ENTROPY"           # the DRBG's state: wiped

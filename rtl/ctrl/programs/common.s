@@ -32,8 +32,19 @@ name_mismatch:
 # take secrets alone, each from its own fixed place (ECDHE: K_AT; the handshake's later). Every other
 # input and output a caller names must lie below it, so no program can be made to copy, hash, compare
 # or derive a public value from a secret.
+# The secret top's places, from SECRET_BASE: +0x000 hmac.s's scratch (its pads, inner digest, A(i) and
+# block: 0xe0 bytes); then these.
 .equ K_AT SECRET_BASE+0x100         # ECDHE's private key k, 32 bytes: the bus writes it, never reads it
 .equ PMS_AT SECRET_BASE+0x120       # ECDHE's premaster secret, 32 bytes
+.equ MS_AT SECRET_BASE+0x140        # the master secret, 48 bytes (MASTER)
+.equ KB_AT SECRET_BASE+0x170        # the key block, 40 bytes, while KEYS runs
+.equ LS_AT SECRET_BASE+0x1a0        # a PRF's label || seed (public bytes, kept apart), 0x50 bytes; then
+.equ VD_AT SECRET_BASE+0x1f0        # a Finished's verify_data, 12 bytes
+.equ KF SECRET_BASE+0x200           # a frame: what a program's registers would lose over a PRF or the DRBG
+.equ DK_AT SECRET_BASE+0x210        # the DRBG's Key, 32 bytes
+.equ DV_AT SECRET_BASE+0x230        # its V, 32 bytes, then a byte for update's 0x00 or 0x01
+.equ DC_AT SECRET_BASE+0x252        # its generate count since the last seed, 2 bytes: 0 = no seed
+.equ ENT_AT SECRET_BASE+0x260       # entropy input, 32..64 bytes: the bus writes it; then the seed's other bytes
 
 # public: the span [r13, r14) is in order and below the secret top (BAD_INPUT otherwise).
 public:
@@ -49,6 +60,16 @@ public_n:
     ADD r14, r13, n
     J.c bad_input
     J public
+
+# zero: [r7, r7 + r8) = zeroes, r8 even and not 0 (a secret's end of use). t, r7, r8 change.
+zero:
+    LDI t, 0
+zero_h:
+    STH r7, t, 0
+    ADDI r7, r7, 2
+    SUBI r8, r8, 2
+    J.nz zero_h
+    RET
 
 # need_tlv_or END, TAG, LIMIT, REFUSAL: the element at p (below LIMIT) must have this tag and be
 # strict DER: p = its contents, END = its end; otherwise a jump to REFUSAL.

@@ -58,15 +58,21 @@
     pk_is PK_SLOT_RX, P256_3GX
     pk_is PK_SLOT_RY, P256_3GY
 
+    LDI t, KF                       # k from the DRBG into K_AT (which keeps no registers)
+    STH t, r2, 0
+    STH t, r3, 2
+    LDI r5, K_AT
+    LDI r6, 32
+    CALL drbg_gen
+    LDI t, KF
+    LDH r2, t, 0
+    LDH r3, t, 2
+    LDI r6, 32
     LDI r1, K_AT                    # k into pk, once: then K_AT is zeroes
     PKW PK_SLOT_K, r1, r6
-    LDI t, 0
     LDI r7, K_AT
-ecdhe_zero:
-    STH r7, t, 0
-    ADDI r7, r7, 2
-    CMPI r7, K_AT + 32
-    J.nz ecdhe_zero
+    LDI r8, 32
+    CALL zero
     PKRUN pks, PK_PROG_ECSM_COMB    # k G, on G's table (entry 0); K kept
     J.z ecdhe_pub
     CMPI pks, PK_ST_INFINITY

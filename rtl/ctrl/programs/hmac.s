@@ -33,10 +33,17 @@
     END
 
 # PRF: r1, r2 the secret; r3, r4 the label and the seed, one span; r6 bytes of output into [r5, r5 + r6)
-# (check_io's rules). A(1) = HMAC(secret, seed), each block HMAC(secret, A(i) || seed), A(i + 1) =
-# HMAC(secret, A(i)).
+# (check_io's rules).
 .entry PRF
     CALL check_io
+    CALL prf
+    END
+
+# prf: the PRF of the secret [p, e) (at most 64 bytes) over [r3, r4) into [r5, r5 + r6), the output
+# apart from the seed and both off the scratch: the handshake's programs call it on their secrets.
+# A(1) = HMAC(secret, seed), each block HMAC(secret, A(i) || seed), A(i + 1) = HMAC(secret, A(i)).
+# r5, r6 and r8..r15, t change.
+prf:
     CALL pads
     MOV a1, r3
     SUB n1, r4, r3
@@ -67,7 +74,7 @@ prf_copy:
     CALL hmac2
     J prf_block
 prf_done:
-    END
+    RET
 
 # check_io: the key [r1, r2), the data [r3, r4) and the output [r5, r5 + r6), each in order and below
 # the secret top (so off the scratch), the output apart from the data, which the PRF reads again after

@@ -16,7 +16,7 @@ module ctrl_tb #(
   output logic      [15:0] reg_rdata_o,
   output logic             busy_o,
   output logic             done_o,
-  output logic      [3:0]  status_o,
+  output logic      [4:0]  status_o,
   output logic             out_valid_o,
   output logic      [3:0]  out_slot_o,
   output logic      [1:0]  out_kind_o,
@@ -42,7 +42,13 @@ module ctrl_tb #(
   output logic      [7:0]  pk_byte_o,
   output logic      [9:0]  pk_arg_o,
   input  wire logic [127:0] pk_status_table_i,
-  input  wire logic [255:0] pk_dout_i
+  input  wire logic [255:0] pk_dout_i,
+  // the AES IP's key slots (AESK), answered by the test: a request is taken in a cycle with aes_ready_i
+  output logic             aes_req_o,
+  output logic             aes_kind_o,
+  output logic      [1:0]  aes_slot_o,
+  output logic      [7:0]  aes_byte_o,
+  input  wire logic        aes_ready_i
 );
 
   logic        mem_re, mem_we;
@@ -57,7 +63,8 @@ module ctrl_tb #(
     .mem_waddr_o(mem_waddr), .mem_wdata_o(mem_wdata), .out_valid_o, .out_slot_o, .out_kind_o, .out_a_o, .out_n_o,
     .sha_req_o, .sha_kind_o, .sha_byte_o, .sha_ready_i, .sha_err_i(sha_err_i || (sha_err_final_i && sha_kind_o == 2'd2)),
     .sha_digest_i, .pk_req_o, .pk_kind_o, .pk_byte_o, .pk_arg_o, .pk_ready_i(1'b1),
-    .pk_status_i(pk_arg_o[9:5] == '0 ? pk_status_table_i[{pk_arg_o[4:0], 2'b00} +: 4] : 4'(BadSeq)), .pk_dout_i
+    .pk_status_i(pk_arg_o[9:5] == '0 ? pk_status_table_i[{pk_arg_o[4:0], 2'b00} +: 4] : 4'(BadSeq)), .pk_dout_i,
+    .aes_req_o, .aes_kind_o, .aes_slot_o, .aes_byte_o, .aes_ready_i
   );
 
   always_ff @(posedge clk_i) begin

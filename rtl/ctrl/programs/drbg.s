@@ -1,0 +1,147 @@
+# HMAC_DRBG (SP 800-90A Rev. 1, 10.1.2) with HMAC-SHA256 on the SHA IP, its state (Key, V and a
+# generate count) in the secret top: the handshake's randomness, drawn inside the engine. DRBG_SEED
+# instantiates or reseeds it from entropy input the bus writes at ENT_AT (the stand-in for a TRNG
+# port) and public bytes (a nonce and a personalization string, or additional input); RANDOM draws
+# public bytes (the client random); ECDHE draws its private key, which so never exists outside the
+# engine. The entropy input is zeroed once used. No prediction resistance and no additional input
+# to generate; the reseed interval is 10,000 generates (then NO_ENTROPY until a reseed), far inside
+# the standard's 2^48. WIPE zeroes the state, and a count of 0 means no seed.
+
+.equ SEP_AT DV_AT+32                # update's 0x00 or 0x01, right after V
+.equ ENT_MAX 64                     # entropy input and the public rest: at most 64 bytes each
+.equ RESEED_MAX 10000               # generates between seeds
+
+# DRBG_SEED: r1 the entropy input's length (32..64 bytes at ENT_AT); r2, r3 the public rest of the
+# seed material, at most 64 bytes below the secret top (instantiate: nonce || personalization
+# string; reseed: additional input); r4 0 to instantiate (Key = 0x00.., V = 0x01..), 1 to reseed
+# (NO_ENTROPY without a seed). BAD_INPUT for lengths or spans out of range, or r4 past 1.
+.entry DRBG_SEED
+    CMPI r1, 32
+    J.c bad_input
+    CMPI r1, ENT_MAX + 1
+    J.nc bad_input
+    CMPI r4, 2
+    J.nc bad_input
+    MOV r13, r2
+    MOV r14, r3
+    CALL public
+    SUB r5, r3, r2
+    CMPI r5, ENT_MAX + 1
+    J.nc bad_input
+    CMPI r4, 0
+    J.z seed_new
+    LDI t, DC_AT
+    LDH r6, t, 0
+    CMPI r6, 0
+    J.z no_entropy
+    J seed_go
+seed_new:
+    LDI r7, DK_AT
+    LDI r6, 0
+    LDI r8, 0x0101
+seed_kv:
+    STH r7, r6, 0                   # Key
+    STH r7, r8, DV_AT - DK_AT       # V
+    ADDI r7, r7, 2
+    CMPI r7, DK_AT + 32
+    J.nz seed_kv
+seed_go:
+    LDI r7, ENT_AT                  # the seed material: the entropy input, then the public rest
+    ADD r7, r7, r1
+    COPY r7, r2, r5
+    LDI r3, ENT_AT
+    ADD r4, r7, r5
+    CALL dupdate
+    LDI r7, ENT_AT
+    LDI r8, ENT_MAX + ENT_MAX
+    CALL zero
+    LDI t, DC_AT
+    LDI r6, 1
+    STH t, r6, 0
+    END
+
+# RANDOM: r2 bytes (1..1024) from the DRBG into [r1, r1 + r2), below the secret top (BAD_INPUT
+# otherwise); NO_ENTROPY without a seed.
+.entry RANDOM
+    CMPI r2, 1
+    J.c bad_input
+    CMPI r2, 1025
+    J.nc bad_input
+    MOV r13, r1
+    ADD r14, r1, r2
+    J.c bad_input
+    CALL public
+    MOV r5, r1
+    MOV r6, r2
+    CALL drbg_gen
+    END
+
+# drbg_gen: r6 bytes (not 0) from the DRBG into [r5, r5 + r6) (10.1.2.5): V = HMAC(Key, V) for
+# each 32 bytes, then update with no data; NO_ENTROPY without a seed or past the reseed interval.
+# Every register changes.
+drbg_gen:
+    LDI t, DC_AT
+    LDH r7, t, 0
+    CMPI r7, 0
+    J.z no_entropy
+    CMPI r7, RESEED_MAX + 1
+    J.nc no_entropy
+    ADDI r7, r7, 1
+    STH t, r7, 0
+    LDI p, DK_AT
+    LDI e, DK_AT + 32
+    CALL pads
+gen_block:
+    LDI a1, DV_AT
+    LDI n1, 32
+    LDI n2, 0
+    LDI mac, DV_AT
+    CALL hmac2
+    LDI r13, 32                     # min(32, what is left)
+    CMP r6, r13
+    J.nc gen_copy
+    MOV r13, r6
+gen_copy:
+    LDI t, DV_AT
+    COPY r5, t, r13
+    ADD r5, r5, r13
+    SUB r6, r6, r13
+    J.nz gen_block
+    LDI r3, 0
+    LDI r4, 0
+    CALL dupdate
+    RET
+
+# dupdate: update (10.1.2.2) with the provided data [r3, r4), which may be empty: Key = HMAC(Key, V
+# || 0x00 || data), V = HMAC(Key, V); with data, once more with 0x01. r1, r2, r7..r15, t change.
+dupdate:
+    LDI r7, 0
+dupdate_round:
+    LDI t, SEP_AT
+    STB t, r7, 0
+    LDI p, DK_AT
+    LDI e, DK_AT + 32
+    CALL pads
+    LDI a1, DV_AT
+    LDI n1, 33
+    MOV a2, r3
+    SUB n2, r4, r3
+    LDI mac, DK_AT
+    CALL hmac2
+    CALL pads                       # the new Key's
+    LDI a1, DV_AT
+    LDI n1, 32
+    LDI n2, 0
+    LDI mac, DV_AT
+    CALL hmac2
+    CMP r4, r3
+    J.z dupdate_done
+    CMPI r7, 1
+    J.z dupdate_done
+    LDI r7, 1
+    J dupdate_round
+dupdate_done:
+    RET
+
+no_entropy:
+    ERR NO_ENTROPY

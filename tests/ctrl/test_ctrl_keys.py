@@ -1,0 +1,123 @@
+"""The ctrl engine's key schedule (rtl/ctrl/programs/keys.s: MASTER, KEYS, FINISHED) on its Python
+model, after an ECDHE (its k from the engine's DRBG) with a peer of the `cryptography` package: the master secret, the key block and
+the Finished messages' verify_data against the TLS 1.2 PRF written from RFC 5246 (tests/tls_prf.py),
+the write keys in the AES IP's key slots and nowhere in the window, the spent secrets zeroed, the
+server's Finished refused when one bit differs, cycles that depend on nothing secret, and the
+caller's errors (BAD_INPUT). The RTL runs the same programs in tests/rtl/test_ctrl_core.py (against
+this model) and tests/rtl/test_engine_wb.py (the keys used by the AES IP)."""
+import hashlib
+import random
+import sys
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from drbg_model import HmacDrbg
+from se_cli import ROOT
+from tls_prf import p_sha256 as prf
+
+sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
+import ctrl_asm as asm  # noqa: E402
+import ctrl_isa as isa  # noqa: E402
+import ctrl_model as model  # noqa: E402
+
+EQU = asm.load().equ
+PEER, PUB, CR, SR, IVS, HASH, VD = 0x0300, 0x0340, 0x0400, 0x0420, 0x0440, 0x0460, 0x0480
+SECRET = isa.SECRET_BASE
+
+
+def secret(m, at, n):
+    """The model's view of the secret top (the bus never reads it)."""
+    return bytes(m.mem[at:at + n])
+
+
+def handshake(m, rng, slots=(0, 1)):
+    """The DRBG seeded, ECDHE with a fresh peer (k: the DRBG's, tests/drbg_model.py), then MASTER and
+    KEYS: (premaster, client_random, server_random)."""
+    entropy = rng.randbytes(32)
+    m.load(EQU["ENT_AT"], entropy)
+    assert m.run("DRBG_SEED", {1: 32, 2: PEER, 3: PEER, 4: 0}) == "OK"
+    k = int.from_bytes(HmacDrbg(entropy, b"", b"").generate(32, b""), "big")
+    mine, peer = ec.derive_private_key(k % model.P256_N, ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    n = peer.public_key().public_numbers()
+    m.load(PEER, n.x.to_bytes(32, "big") + n.y.to_bytes(32, "big"))
+    assert m.run("ECDHE", {2: PEER, 3: PUB}) == "OK"
+    pms = mine.exchange(ec.ECDH(), peer.public_key())
+    cr, sr = rng.randbytes(32), rng.randbytes(32)
+    m.load(CR, cr)
+    m.load(SR, sr)
+    assert m.run("MASTER", {1: CR, 2: SR}) == "OK"
+    assert m.run("KEYS", {1: CR, 2: SR, 3: slots[0], 4: slots[1], 5: IVS}) == "OK"
+    return pms, cr, sr
+
+
+def test_key_schedule(tally):
+    rng = random.Random(5246)
+    runs = 0
+    for i in range(8):
+        m = model.Machine()
+        slots = ((0, 1), (2, 3), (3, 0), (1, 2))[i % 4]
+        pms, cr, sr = handshake(m, rng, slots)
+        ms = prf(pms, b"master secret" + cr + sr, 48)
+        assert secret(m, EQU["MS_AT"], 48) == ms
+        assert secret(m, EQU["PMS_AT"], 32) == bytes(32)              # the premaster, used once
+        kb = prf(ms, b"key expansion" + sr + cr, 40)
+        assert m.aes == {slots[0]: kb[:16], slots[1]: kb[16:32]}
+        assert bytes(m.mem[IVS:IVS + 8]) == kb[32:40]
+        assert secret(m, EQU["KB_AT"], 40) == bytes(40)                # the key block, zeroed
+        assert kb[:16] not in m.mem and kb[16:32] not in m.mem       # the keys: in the slots alone
+        for _ in range(3):
+            h = hashlib.sha256(rng.randbytes(rng.randrange(1, 900))).digest()
+            m.load(HASH, h)
+            assert m.run("FINISHED", {1: HASH, 2: 0, 3: VD}) == "OK"
+            assert bytes(m.mem[VD:VD + 12]) == prf(ms, b"client finished" + h, 12)
+            server = prf(ms, b"server finished" + h, 12)
+            m.load(VD, server)
+            assert m.run("FINISHED", {1: HASH, 2: 1, 3: VD}) == "OK"
+            bad = bytearray(server)
+            bad[rng.randrange(12)] ^= 1 << rng.randrange(8)
+            m.load(VD, bad)
+            assert m.run("FINISHED", {1: HASH, 2: 1, 3: VD}) == "BAD_FINISHED"
+            m.load(VD, prf(ms, b"client finished" + h, 12))               # the client's is not the server's
+            assert m.run("FINISHED", {1: HASH, 2: 1, 3: VD}) == "BAD_FINISHED"
+            runs += 4
+    tally("ctrl key schedule", runs)
+
+
+def test_cycles_depend_on_nothing_secret():
+    """MASTER, KEYS and FINISHED take the same cycles whatever the premaster, the master secret or the
+    server's verify_data; a wrong verify_data is found no sooner than a right one."""
+    rng = random.Random(77)
+    seen = {}
+    for _ in range(4):
+        m = model.Machine()
+        m.load(EQU["PMS_AT"], rng.randbytes(32))
+        m.load(CR, rng.randbytes(64))
+        for prog, regs in (("MASTER", {1: CR, 2: SR}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: IVS}),
+                           ("FINISHED", {1: HASH, 2: 0, 3: VD}), ("FINISHED", {1: HASH, 2: 1, 3: VD})):
+            if regs.get(2) == 1:
+                m.load(VD, rng.randbytes(12))
+            st = m.run(prog, regs)
+            seen.setdefault((prog, regs.get(2)), set()).add(m.cycles)
+            assert st in ("OK", "BAD_FINISHED")
+    assert all(len(c) == 1 for c in seen.values()), seen
+
+
+@pytest.mark.parametrize("prog, regs", [
+    ("MASTER", {1: SECRET, 2: SR}), ("MASTER", {1: CR, 2: SECRET - 16}),
+    ("KEYS", {1: CR, 2: SR, 3: 4, 4: 1, 5: IVS}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 7, 5: IVS}),
+    ("KEYS", {1: CR, 2: SR, 3: 2, 4: 2, 5: IVS}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: SECRET - 4}),
+    ("KEYS", {1: EQU["MS_AT"], 2: SR, 3: 0, 4: 1, 5: IVS}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: 0xfffc}),
+    ("FINISHED", {1: HASH, 2: 2, 3: VD}), ("FINISHED", {1: SECRET - 31, 2: 0, 3: VD}),
+    ("FINISHED", {1: HASH, 2: 0, 3: SECRET - 11}), ("FINISHED", {1: HASH, 2: 1, 3: EQU["MS_AT"]}),
+])
+def test_refusals(prog, regs):
+    """Spans in the secret top (or wrapping past the window), bad slots and a Finished that is
+    neither side's are BAD_INPUT, before anything is derived or written."""
+    m = model.Machine()
+    m.load(EQU["PMS_AT"], b"\x5a" * 32)
+    m.load(IVS, b"\xee" * 8)
+    m.load(VD, b"\xdd" * 12)
+    assert m.run(prog, regs) == "BAD_INPUT"
+    assert secret(m, EQU["PMS_AT"], 32) == b"\x5a" * 32 and m.aes == {}
+    assert bytes(m.mem[IVS:IVS + 8]) == b"\xee" * 8 and bytes(m.mem[VD:VD + 12]) == b"\xdd" * 12
