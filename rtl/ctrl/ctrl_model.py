@@ -3,7 +3,8 @@ assembler's output is what runs) on the byte window (isa.toml mem_bytes; an addr
 its size, as in the engine's RAM), 16 registers and the flags, and counts
 the cycles isa.toml gives each instruction (an IP that answers at once: no waits). The SHA IP's
 calls are hashlib's; the pk IP's are the `cryptography` package's, for the programs the ctrl
-programs run (ECDSA_VERIFY, VALIDATE), on P-256 loaded with G's table in cache entry 0; AESK's keys land
+programs run (ECDSA_VERIFY, VALIDATE, ECSM, ECSM_COMB, PADD, ECDSA_SIGN), on P-256 loaded with G's table in
+cache entry 0; AESK's keys land
 in `aes`, the AES IP's slots. Tests use it to check the programs against the
 software stack and the `cryptography` package, before and apart from the RTL.
 """
@@ -29,14 +30,16 @@ STATE_SLOTS = 12             # pk's slots below this hold the curve; CLEAR zeroe
 P256_SLOTS = {isa.PK_SLOT["P"]: P256_P, isa.PK_SLOT["N"]: P256_N}   # what PKR reads of a loaded P-256
 
 
-def pk_run(slots, prog, entry):
+def pk_run(slots, prog, entry, table=P256_G):
     """Program prog of the pk IP run over its operand slots (slot -> number, updated with its
-    results), with P-256 loaded, G's table in cache entry 0 and the other entries empty: its status.
+    results), with P-256 loaded, G's table in cache entry 0 (or the table of another point: `table`)
+    and the other entries empty: its status.
     ECDSA_VERIFY's checks in rtl/pk/programs/ecdsa.s's order: r and s in [1, n - 1] (else
     VERIFY_FAIL), then Q (BAD_POINT: coordinates below p, on the curve, x not 0), then the
     signature; VALIDATE checks Q alone; ECSM_COMB (entry 0: G) and ECSM (Q, checked first) put
     K times the point in RX, RY (INFINITY for the point at infinity); PADD puts Q + R there (both
-    checked first). The curve's slots hold P-256's p and n as the bus loaded them (P256_SLOTS)."""
+    checked first); ECDSA_SIGN puts r and s there for k = K, d = D, e = E (BAD_SCALAR unless k and d
+    are in [1, n - 1], RETRY for r or s 0). The curve's slots hold P-256's p and n as the bus loaded them (P256_SLOTS)."""
     slot = lambda name: slots.get(isa.PK_SLOT[name], 0)  # noqa: E731
     q = (slot("QX"), slot("QY"))
     if prog == isa.PK_PROG["ECDSA_VERIFY"]:
@@ -60,10 +63,22 @@ def pk_run(slots, prog, entry):
             return "BAD_SEQ"
         if prog == isa.PK_PROG["ECSM"] and not point(*q):
             return "BAD_POINT"
-        r = mul(slot("K"), P256_G if prog == isa.PK_PROG["ECSM_COMB"] else q)
+        r = mul(slot("K"), table if prog == isa.PK_PROG["ECSM_COMB"] else q)
         if r is None:
             return "INFINITY"
         slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r
+        return "OK"
+    if prog == isa.PK_PROG["ECDSA_SIGN"]:
+        k, d = slot("K"), slot("D")
+        if entry != 0:
+            return "BAD_SEQ"
+        if not (0 < k < P256_N and 0 < d < P256_N):
+            return "BAD_SCALAR"
+        r = mul(k, table)[0] % P256_N
+        s = pow(k, -1, P256_N) * (slot("E") + r * d) % P256_N
+        if r == 0 or s == 0:
+            return "RETRY"
+        slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r, s
         return "OK"
     if prog == isa.PK_PROG["PADD"]:
         r = (slot("RX"), slot("RY"))
@@ -74,7 +89,8 @@ def pk_run(slots, prog, entry):
             return "INFINITY"
         slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = s
         return "OK"
-    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY, VALIDATE, ECSM_COMB, ECSM and PADD, not program {prog}")
+    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY, VALIDATE, ECSM_COMB, ECSM, ECDSA_SIGN and PADD, "
+                              f"not program {prog}")
 
 
 def add(a, b):
@@ -120,6 +136,7 @@ class Machine:
         self.spans = {}          # slot name -> (address, length) of an OUT
         self.slot_names = {v: k for k, v in self.asm.slots.items()}
         self.pk = dict(P256_SLOTS)   # the pk IP's slots: P-256 loaded, and what programs wrote
+        self.table = P256_G      # the point of pk's table in cache entry 0 (the bus loads it)
         self.pk_used = False     # the last run used pk
         self.aes = {}            # the AES IP's key slots AESK filled: slot -> its 16-byte key
         self.cycles = self.steps = 0
@@ -262,7 +279,7 @@ class Machine:
                 self.cycles += 1 + r[b]
             elif name == "PKRUN":
                 self.pk_used = True
-                r[d] = isa.PK_STATUS[pk_run(self.pk, imm & 31, (imm >> 5) & 31)]
+                r[d] = isa.PK_STATUS[pk_run(self.pk, imm & 31, (imm >> 5) & 31, self.table)]
                 z = int(r[d] == 0)
             elif name == "PKR":
                 if imm > 31:

@@ -101,8 +101,9 @@ def gen_c(rom):
     out += [f"#define SE_CTRL_PROG_{p['name']} {i}u" for i, p in enumerate(rom.table)] + [""]
     out += [f"#define SE_CTRL_SLOT_{k} {v}u" for k, v in sorted(rom.slots.items(), key=lambda kv: kv[1])] + [""]
     out += ["/* the window's layout: X509_PARSE's input ends at most at REC, CHAIN_CHECK's below CHAIN_TOP;",
-            " * in the secret top, the DRBG's entropy input (ENT_AT, written by the bus for DRBG_SEED) */"]
-    out += [f"#define SE_CTRL_{k} {rom.equ[k]:#06x}u" for k in ("REC", "CHAIN_TOP", "ENT_AT")] + [""]
+            " * in the secret top, written by the bus: the DRBG's entropy input (ENT_AT, for DRBG_SEED) and",
+            " * the client's signing key (CK_AT, for SIGN) */"]
+    out += [f"#define SE_CTRL_{k} {rom.equ[k]:#06x}u" for k in ("REC", "CHAIN_TOP", "ENT_AT", "CK_AT")] + [""]
     out += [f"#define SE_CTRL_ST_{k} {v}u" for k, v in isa.STATUS.items()] + ["", "#endif", ""]
     return "\n".join(out)
 

@@ -180,8 +180,8 @@ def test_ecdhe_refusals(monkeypatch):
         m.load(PEER, good)
         assert m.run("ECDHE", {2: PEER, 3: PUB, **regs}) == "BAD_INPUT", regs
     run = model.pk_run
-    monkeypatch.setattr(model, "pk_run", lambda slots, prog, entry: "INFINITY"
-                        if prog == isa.PK_PROG["ECSM_COMB"] else run(slots, prog, entry))
+    monkeypatch.setattr(model, "pk_run", lambda slots, prog, entry, table: "INFINITY"
+                        if prog == isa.PK_PROG["ECSM_COMB"] else run(slots, prog, entry, table))
     assert m.run("ECDHE", {2: PEER, 3: PUB}) == "BAD_INPUT"
 
 

@@ -35,7 +35,7 @@ import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 PK = {"BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
-PK_PROGS = ("ECDSA_VERIFY", "VALIDATE", "ECSM_COMB", "ECSM", "PADD")   # the ones the programs run
+PK_PROGS = ("ECDSA_VERIFY", "VALIDATE", "ECSM_COMB", "ECSM", "PADD", "ECDSA_SIGN")   # the ones the programs run
 
 CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0c80, 0x0cc0   # where the tests put a certificate, the time, a name
 SIG_AT, KEY_AT, DIGEST_AT = 0x0b80, 0x0bc0, 0x0c00  # SIG_CHECK's signature, key and digest
@@ -363,6 +363,16 @@ async def programs(dut):
         assert await tb.read(ivs_at, 8) == bytes(m.mem[ivs_at:ivs_at + 8]), prog
         assert await tb.read(vd_at, 12) == bytes(m.mem[vd_at:vd_at + 12]), prog
     assert sorted(tb.aes) == [0, 2]
+    # SIGN with a key at CK_AT: a hash below n, one past it (reduced first), and no key (BAD_INPUT)
+    ck_at, sig_at = m.asm.equ["CK_AT"], 0x0500
+    for x, h in ((rng.randrange(1, model.P256_N), rng.randbytes(32)), (7, b"\xff" * 32), (0, bytes(32))):
+        for at, data in ((ck_at, x.to_bytes(32, "big")), (hash_at, h)):
+            await tb.load(at, data)
+            m.load(at, data)
+        v, _ = await check(tb, m, "SIGN", {1: hash_at, 3: sig_at}, f"SIGN {x:x}")
+        assert await tb.read(sig_at, 64) == bytes(m.mem[sig_at:sig_at + 64])
+        assert await tb.read(top, isa.MEM_BYTES - top) == bytes(m.mem[top:])
+        seen[f"SIGN {v}"] = seen.get(f"SIGN {v}", 0) + 1
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
@@ -370,7 +380,7 @@ async def programs(dut):
             "CHAIN_CHECK CERT_CHAIN", "CHAIN_CHECK CERT_NOT_CA", "CHAIN_CHECK CERT_UNKNOWN_CA", "HMAC OK", "PRF OK",
             "HMAC BAD_INPUT", "PRF BAD_INPUT", "ECDHE OK", "ECDHE INVALID_POINT", "ECDHE BAD_INPUT", "ECDHE NO_ENTROPY", "RANDOM NO_ENTROPY",
             "RANDOM OK", "DRBG_SEED OK", "DRBG_SEED BAD_INPUT", "MASTER OK", "KEYS OK", "KEYS BAD_INPUT",
-            "FINISHED OK", "FINISHED BAD_FINISHED"} <= set(seen), seen
+            "FINISHED OK", "FINISHED BAD_FINISHED", "SIGN OK", "SIGN BAD_INPUT"} <= set(seen), seen
 
 
 def signed(flip):

@@ -709,12 +709,13 @@ class Pk:
         assert await self.cmd("READ", ctrl_isa.PK_SLOT[slot]) == 0
         return await self.dout()
 
-    async def p256(self):
+    async def p256(self, g=None):
         """P-256 loaded (FIELD, ORDER, CURVE) and G's comb table in cache entry 0, as the driver's
-        se_drv_pk_hold_curve leaves them."""
+        se_drv_pk_hold_curve leaves them (or the table of another point g)."""
         import p256_model as c
-        for slot, v in (("P", c.P), ("N", c.N), ("A", c.A), ("B", c.B), ("GX", c.G[0]), ("GY", c.G[1]),
-                        ("QX", c.G[0]), ("QY", c.G[1])):
+        g = g or c.G
+        for slot, v in (("P", c.P), ("N", c.N), ("A", c.A), ("B", c.B), ("GX", g[0]), ("GY", g[1]),
+                        ("QX", g[0]), ("QY", g[1])):
             await self.write(slot, v)
         for prog in ("FIELD", "ORDER", "CURVE", "PRECOMP"):
             assert await self.cmd("RUN", 0, ctrl_isa.PK_PROG[prog]) == 0, prog
@@ -727,7 +728,8 @@ async def ctrl_secrets(dut):
     the bus wrote at ENT_AT and cannot read back: k G as the `cryptography` package computes it; pk's DOUT 0 to the bus all the while,
     and pk's slots and DOUT cleared once it is over. MASTER, KEYS and FINISHED after it, the write keys
     used from the AES IP's key slots, the SHA IP's DIGEST hidden from the bus while and after the
-    controller hashes secrets. WIPE: STATUS.BUSY, dropped commands and window
+    controller hashes secrets. SIGN with a key the bus wrote, against RFC 6979 ECDSA, and refused on
+    a G table of another point. WIPE: STATUS.BUSY, dropped commands and window
     accesses, DONE at its end; the DRBG it zeroed is refused (NO_ENTROPY), the public bytes below kept."""
     from drbg_model import HmacDrbg
     from tls_prf import p_sha256 as prf
@@ -823,6 +825,24 @@ async def ctrl_secrets(dut):
     assert await c.result() == "OK"
     assert await tb.sha_message(b"abc") == hashlib.sha256(b"abc").digest()   # the bus's own message: shown
 
+    # SIGN with a client key the bus writes at CK_AT: r || s as `cryptography`'s deterministic ECDSA
+    # (RFC 6979) gives it; then with pk's G table made of 2G, refused (ENGINE) with nothing written.
+    from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
+    ck_at, sig_at, x = rom.equ["CK_AT"], 0x0500, tb.rng.randrange(1, p256.N)
+    await c.load(ck_at, x.to_bytes(32, "big"))
+    await c.start("SIGN", {1: hash_at, 3: sig_at})
+    assert await c.result(limit=600000) == "OK"
+    r, s = decode_dss_signature(ec.derive_private_key(x, ec.SECP256R1()).sign(
+        h, ec.ECDSA(Prehashed(hashes.SHA256()), deterministic_signing=True)))
+    assert await c.dump(sig_at, 64) == r.to_bytes(32, "big") + s.to_bytes(32, "big")
+    g2 = ec.derive_private_key(2, ec.SECP256R1()).public_key().public_numbers()
+    await pk.p256((g2.x, g2.y))
+    await c.load(sig_at, bytes(64))
+    await c.start("SIGN", {1: hash_at, 3: sig_at})
+    assert await c.result(limit=600000) == "ENGINE"
+    assert await c.dump(sig_at, 64) == bytes(64)
+    await pk.p256()
+
     # WIPE
     await tb.write(CTRL + C["INTR_STATE"][0], 1)
     await tb.write(CTRL + C["INTR_ENABLE"][0], 1)
@@ -840,3 +860,5 @@ async def ctrl_secrets(dut):
     assert await c.dump(msg_at, len(msg)) == msg                  # the public bytes: not the wipe's
     await c.start("ECDHE", {2: peer_at, 3: pub_at})
     assert await c.result(limit=200000) == "NO_ENTROPY"           # the DRBG's state: wiped
+    await c.start("SIGN", {1: hash_at, 3: sig_at})
+    assert await c.result(limit=200000) == "BAD_INPUT"            # ... and the client's key

@@ -37,14 +37,16 @@ name_mismatch:
 .equ K_AT SECRET_BASE+0x100         # ECDHE's private key k, 32 bytes: the bus writes it, never reads it
 .equ PMS_AT SECRET_BASE+0x120       # ECDHE's premaster secret, 32 bytes
 .equ MS_AT SECRET_BASE+0x140        # the master secret, 48 bytes (MASTER)
-.equ KB_AT SECRET_BASE+0x170        # the key block, 40 bytes, while KEYS runs
-.equ LS_AT SECRET_BASE+0x1a0        # a PRF's label || seed (public bytes, kept apart), 0x50 bytes; then
-.equ VD_AT SECRET_BASE+0x1f0        # a Finished's verify_data, 12 bytes
+.equ WORK SECRET_BASE+0x170         # 0x90 bytes of work space, each program's own while it runs:
+.equ LS_AT WORK                     #   a PRF's label || seed (public bytes, kept apart), 0x50 bytes
+.equ KB_AT WORK+0x50                #   KEYS' key block, 40 bytes
+.equ VD_AT WORK+0x50                #   FINISHED's verify_data, 12 bytes
 .equ KF SECRET_BASE+0x200           # a frame: what a program's registers would lose over a PRF or the DRBG
 .equ DK_AT SECRET_BASE+0x210        # the DRBG's Key, 32 bytes
 .equ DV_AT SECRET_BASE+0x230        # its V, 32 bytes, then a byte for update's 0x00 or 0x01
 .equ DC_AT SECRET_BASE+0x252        # its generate count since the last seed, 2 bytes: 0 = no seed
 .equ ENT_AT SECRET_BASE+0x260       # entropy input, 32..64 bytes: the bus writes it; then the seed's other bytes
+.equ CK_AT SECRET_BASE+0x2e0        # the client's signing key, 32 bytes: the bus writes it, never reads it
 
 # public: the span [r13, r14) is in order and below the secret top (BAD_INPUT otherwise).
 public:

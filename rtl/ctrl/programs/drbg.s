@@ -7,7 +7,11 @@
 # to generate; the reseed interval is 10,000 generates (then NO_ENTROPY until a reseed), far inside
 # the standard's 2^48. WIPE zeroes the state, and a count of 0 means no seed.
 
-.equ SEP_AT DV_AT+32                # update's 0x00 or 0x01, right after V
+# An HMAC_DRBG state is 65 bytes at sb: Key, V (+32) and a byte for update's 0x00 or 0x01 (+64). The
+# DRBG's is at DK_AT; SIGN runs RFC 6979's, which is the same construction, on one of its own.
+.reg sb r5
+.equ S_V 32
+.equ S_SEP 64
 .equ ENT_MAX 64                     # entropy input and the public rest: at most 64 bytes each
 .equ RESEED_MAX 10000               # generates between seeds
 
@@ -25,9 +29,10 @@
     MOV r13, r2
     MOV r14, r3
     CALL public
-    SUB r5, r3, r2
-    CMPI r5, ENT_MAX + 1
+    SUB r9, r3, r2                  # the public rest's length
+    CMPI r9, ENT_MAX + 1
     J.nc bad_input
+    LDI sb, DK_AT
     CMPI r4, 0
     J.z seed_new
     LDI t, DC_AT
@@ -36,21 +41,13 @@
     J.z no_entropy
     J seed_go
 seed_new:
-    LDI r7, DK_AT
-    LDI r6, 0
-    LDI r8, 0x0101
-seed_kv:
-    STH r7, r6, 0                   # Key
-    STH r7, r8, DV_AT - DK_AT       # V
-    ADDI r7, r7, 2
-    CMPI r7, DK_AT + 32
-    J.nz seed_kv
+    CALL dinit
 seed_go:
     LDI r7, ENT_AT                  # the seed material: the entropy input, then the public rest
     ADD r7, r7, r1
-    COPY r7, r2, r5
+    COPY r7, r2, r9
     LDI r3, ENT_AT
-    ADD r4, r7, r5
+    ADD r4, r7, r9
     CALL dupdate
     LDI r7, ENT_AT
     LDI r8, ENT_MAX + ENT_MAX
@@ -71,15 +68,14 @@ seed_go:
     ADD r14, r1, r2
     J.c bad_input
     CALL public
-    MOV r5, r1
+    MOV r3, r1
     MOV r6, r2
-    CALL drbg_gen
+    CALL drbg_draw
     END
 
-# drbg_gen: r6 bytes (not 0) from the DRBG into [r5, r5 + r6) (10.1.2.5): V = HMAC(Key, V) for
-# each 32 bytes, then update with no data; NO_ENTROPY without a seed or past the reseed interval.
-# Every register changes.
-drbg_gen:
+# drbg_draw: r6 bytes (not 0) from the DRBG into [r3, r3 + r6) (10.1.2.5, no additional input);
+# NO_ENTROPY without a seed or past the reseed interval. Every register changes.
+drbg_draw:
     LDI t, DC_AT
     LDH r7, t, 0
     CMPI r7, 0
@@ -88,23 +84,30 @@ drbg_gen:
     J.nc no_entropy
     ADDI r7, r7, 1
     STH t, r7, 0
-    LDI p, DK_AT
-    LDI e, DK_AT + 32
+    LDI sb, DK_AT
+    J gen
+
+# gen: r6 bytes (not 0) from the state at sb into [r3, r3 + r6): V = HMAC(Key, V) for each 32
+# bytes, then update with no data (which is also RFC 6979's step for a candidate refused). r1..r4,
+# r6..r15, t change.
+gen:
+    MOV p, sb
+    ADDI e, sb, 32
     CALL pads
 gen_block:
-    LDI a1, DV_AT
+    ADDI a1, sb, S_V
     LDI n1, 32
     LDI n2, 0
-    LDI mac, DV_AT
+    MOV mac, a1
     CALL hmac2
     LDI r13, 32                     # min(32, what is left)
     CMP r6, r13
     J.nc gen_copy
     MOV r13, r6
 gen_copy:
-    LDI t, DV_AT
-    COPY r5, t, r13
-    ADD r5, r5, r13
+    ADDI t, sb, S_V
+    COPY r3, t, r13
+    ADD r3, r3, r13
     SUB r6, r6, r13
     J.nz gen_block
     LDI r3, 0
@@ -112,27 +115,41 @@ gen_copy:
     CALL dupdate
     RET
 
-# dupdate: update (10.1.2.2) with the provided data [r3, r4), which may be empty: Key = HMAC(Key, V
-# || 0x00 || data), V = HMAC(Key, V); with data, once more with 0x01. r1, r2, r7..r15, t change.
+# dinit: the state at sb instantiated: Key = 0x00.., V = 0x01... r6, r7, r8, r10 change.
+dinit:
+    MOV r7, sb
+    ADDI r10, sb, 32
+    LDI r6, 0
+    LDI r8, 0x0101
+dinit_h:
+    STH r7, r6, 0                   # Key
+    STH r7, r8, S_V                 # V
+    ADDI r7, r7, 2
+    CMP r7, r10
+    J.nz dinit_h
+    RET
+
+# dupdate: update (10.1.2.2) of the state at sb with the provided data [r3, r4), which may be
+# empty: Key = HMAC(Key, V || 0x00 || data), V = HMAC(Key, V); with data, once more with 0x01.
+# r1, r2, r7..r15, t change.
 dupdate:
     LDI r7, 0
 dupdate_round:
-    LDI t, SEP_AT
-    STB t, r7, 0
-    LDI p, DK_AT
-    LDI e, DK_AT + 32
+    STB sb, r7, S_SEP
+    MOV p, sb
+    ADDI e, sb, 32
     CALL pads
-    LDI a1, DV_AT
+    ADDI a1, sb, S_V
     LDI n1, 33
     MOV a2, r3
     SUB n2, r4, r3
-    LDI mac, DK_AT
+    MOV mac, sb
     CALL hmac2
     CALL pads                       # the new Key's
-    LDI a1, DV_AT
+    ADDI a1, sb, S_V
     LDI n1, 32
     LDI n2, 0
-    LDI mac, DV_AT
+    MOV mac, a1
     CALL hmac2
     CMP r4, r3
     J.z dupdate_done

@@ -46,24 +46,13 @@
     CALL public_n
     MOV r13, r3
     CALL public_n
-    LDI r6, 32
-    pk_is PK_SLOT_P, P256_P         # pk holds P-256: p, n, and G + 2G = 3G
-    pk_is PK_SLOT_N, P256_N
-    pk_put PK_SLOT_QX, P256_GX
-    pk_put PK_SLOT_QY, P256_GY
-    pk_put PK_SLOT_RX, P256_2GX
-    pk_put PK_SLOT_RY, P256_2GY
-    PKRUN pks, PK_PROG_PADD
-    J.nz not_p256
-    pk_is PK_SLOT_RX, P256_3GX
-    pk_is PK_SLOT_RY, P256_3GY
-
+    CALL p256_check
     LDI t, KF                       # k from the DRBG into K_AT (which keeps no registers)
     STH t, r2, 0
     STH t, r3, 2
-    LDI r5, K_AT
+    LDI r3, K_AT
     LDI r6, 32
-    CALL drbg_gen
+    CALL drbg_draw
     LDI t, KF
     LDH r2, t, 0
     LDH r3, t, 2
@@ -98,5 +87,21 @@ ecdhe_shared:
     END
 invalid_point:
     ERR INVALID_POINT
+
+# p256_check: pk holds P-256: p and n as the constants, and G + 2G = 3G by PADD (ENGINE otherwise).
+# r6 = 32; t, pks change.
+p256_check:
+    LDI r6, 32
+    pk_is PK_SLOT_P, P256_P
+    pk_is PK_SLOT_N, P256_N
+    pk_put PK_SLOT_QX, P256_GX
+    pk_put PK_SLOT_QY, P256_GY
+    pk_put PK_SLOT_RX, P256_2GX
+    pk_put PK_SLOT_RY, P256_2GY
+    PKRUN pks, PK_PROG_PADD
+    J.nz not_p256
+    pk_is PK_SLOT_RX, P256_3GX
+    pk_is PK_SLOT_RY, P256_3GY
+    RET
 not_p256:
     ERR ENGINE
