@@ -16,7 +16,7 @@ module ctrl_core (
   input  wire logic        rst_ni,
   // control: registers may be written while idle; start runs program prog_i
   input  wire logic        start_i,
-  input  wire logic [3:0]  prog_i,        // the program (rtl/ctrl/programs/index.toml order)
+  input  wire logic [4:0]  prog_i,        // the program (rtl/ctrl/programs/index.toml order)
   input  wire logic        reg_we_i,
   input  wire logic [3:0]  reg_idx_i,
   input  wire logic [15:0] reg_wdata_i,
@@ -37,10 +37,11 @@ module ctrl_core (
   output logic      [1:0]  out_kind_o,    // ctrl_pkg: OutSpan, OutNumber, OutReg
   output logic      [15:0] out_a_o,       // span or number: its address; OutReg: the value
   output logic      [15:0] out_n_o,       // span or number: its length in bytes
-  // the SHA IP's calls (SHAI, SHAU, SHAF): a request waits until it is taken in a cycle with
-  // sha_ready_i; for FINAL that cycle is the digest's (sha_digest_i, held until the next INIT)
+  // the SHA IP's calls (SHAI, SHAU, SHAF, SHAR, SHAS): a request waits until it is taken in a cycle
+  // with sha_ready_i; for FINAL and STATE that cycle is the digest's or chaining value's
+  // (sha_digest_i, held until the next INIT)
   output logic             sha_req_o,
-  output logic      [1:0]  sha_kind_o,    // ctrl_pkg: ShaInit, ShaByte, ShaFinal
+  output logic      [2:0]  sha_kind_o,    // ctrl_pkg: ShaInit, ShaByte, ShaFinal, ShaResume, ShaGo, ShaState
   output logic      [7:0]  sha_byte_o,
   input  wire logic        sha_ready_i,
   input  wire logic        sha_err_i,     // with sha_ready_i: the IP refused (the program stops: ENGINE)
@@ -65,7 +66,7 @@ module ctrl_core (
 
   typedef enum logic [4:0] {
     SIdle, SExec, SLdb, SLdh, SSth, STag, SLen0, SLen1, SLen2, SMeq, SCcopy, SMcmpX, SMcmpY, SCopy, SShaI, SShaU, SShaF, SWide,
-    SPkB, SPkW, SPkR, SPkQ, SAesB, SAesL
+    SPkB, SPkW, SPkR, SPkQ, SAesB, SAesL, SShaR, SShaG, SShaS
   } state_e;
 
   state_e state_q, state_d;
@@ -287,6 +288,22 @@ module ctrl_core (
               if (sha_ready_i && sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
             end
           end
+          // SHAR: the state's 36 bytes (SShaR), then RESUME (SShaG)
+          ctrl_pkg::OpShar: begin
+            cnt_clr = 1'b1;
+            mem_re_o = 1'b1; mem_raddr_o = ra;
+            fin = 1'b0; state_d = SShaR;
+          end
+          ctrl_pkg::OpShas: begin
+            cnt_clr = 1'b1;
+            if (!sha_on_q) begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
+            else begin
+              sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaState;
+              fin = 1'b0;
+              state_d = !sha_ready_i ? SShaS : SWide;
+              if (sha_ready_i && sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
+            end
+          end
           ctrl_pkg::OpPkw: begin
             cnt_clr = 1'b1;
             if (rb > 16'd32 || imm > 14'd31) begin stop = 1'b1; stop_status = ctrl_pkg::StBadProgram; end
@@ -379,6 +396,30 @@ module ctrl_core (
           else begin mem_re_o = 1'b1; mem_raddr_o = ra + cnt_q + 1'b1; end
         end
       end
+      SShaR: begin
+        sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaResume;
+        if (sha_ready_i) begin
+          cnt_inc = 1'b1;
+          if (cnt_q + 1'b1 == 16'd36) state_d = SShaG;
+          else begin mem_re_o = 1'b1; mem_raddr_o = ra + cnt_q + 1'b1; end
+        end
+      end
+      SShaG: begin
+        sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaGo;
+        if (sha_ready_i) begin
+          fin = 1'b1;
+          if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
+          else sha_open = 1'b1;
+        end
+      end
+      // SHAS waits for the chaining value (then SWide)
+      SShaS: begin
+        sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaState;
+        if (sha_ready_i) begin
+          state_d = SWide;
+          if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
+        end
+      end
       // SHAF waits for the digest, then writes it a byte a cycle
       SShaF: begin
         sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaFinal;
@@ -387,7 +428,8 @@ module ctrl_core (
           if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
         end
       end
-      // SHAF's digest or PKR's slot into the window, a byte a cycle, the most significant first
+      // SHAF's digest, SHAS's chaining value or PKR's slot into the window, a byte a cycle, the most
+      // significant first
       SWide: begin
         mem_we_o = 1'b1; mem_waddr_o = ra + cnt_q;
         mem_wdata_o = wide[8'd255 - {cnt_q[4:0], 3'b000} -: 8];

@@ -2,14 +2,13 @@
 assembler's output is what runs) on the byte window (isa.toml mem_bytes; an address wraps modulo
 its size, as in the engine's RAM), 16 registers and the flags, and counts
 the cycles isa.toml gives each instruction (an IP that answers at once: no waits). The SHA IP's
-calls are hashlib's; the pk IP's are the `cryptography` package's, for the programs the ctrl
+calls are a SHA-256 written from FIPS 180-4 (Sha256: it resumes from a chaining value, which hashlib
+cannot; the tests hold its digests to hashlib's); the pk IP's are the `cryptography` package's, for the programs the ctrl
 programs run (ECDSA_VERIFY, VALIDATE, ECSM, ECSM_COMB, PADD, ECDSA_SIGN), on P-256 loaded with G's table in
 cache entry 0; AESK's keys land
 in `aes`, the AES IP's slots. Tests use it to check the programs against the
 software stack and the `cryptography` package, before and apart from the RTL.
 """
-import hashlib
-
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -121,6 +120,57 @@ def point(x, y):
         return x != 0 and ec.EllipticCurvePublicNumbers(x, y, ec.SECP256R1()).public_key() is not None
     except ValueError:
         return False
+
+
+K256 = [int(x, 16) for x in """
+428a2f98 71374491 b5c0fbcf e9b5dba5 3956c25b 59f111f1 923f82a4 ab1c5ed5 d807aa98 12835b01 243185be 550c7dc3
+72be5d74 80deb1fe 9bdc06a7 c19bf174 e49b69c1 efbe4786 0fc19dc6 240ca1cc 2de92c6f 4a7484aa 5cb0a9dc 76f988da
+983e5152 a831c66d b00327c8 bf597fc7 c6e00bf3 d5a79147 06ca6351 14292967 27b70a85 2e1b2138 4d2c6dfc 53380d13
+650a7354 766a0abb 81c2c92e 92722c85 a2bfe8a1 a81a664b c24b8b70 c76c51a3 d192e819 d6990624 f40e3585 106aa070
+19a4c116 1e376c08 2748774c 34b0bcb5 391c0cb3 4ed8aa4a 5b9cca4f 682e6ff3 748f82ee 78a5636f 84c87814 8cc70208
+90befffa a4506ceb bef9a3f7 c67178f2""".split()]                                  # FIPS 180-4, 4.2.2
+SHA256_IV = bytes.fromhex("6a09e667bb67ae853c6ef372a54ff53a510e527f9b05688c1f83d9ab5be0cd19")   # 5.3.3
+
+
+class Sha256:
+    """The SHA IP's plain SHA-256 as the programs see it (FIPS 180-4, written out because hashlib
+    cannot start from a chaining value): INIT, bytes, FINAL, and RESUME from a chaining value after n
+    blocks, STATE (the chaining value after the last whole block)."""
+
+    def __init__(self, h=SHA256_IV, blocks=0):
+        self.h, self.blocks, self.buf, self.fed = list(int.from_bytes(h[i:i + 4], "big") for i in range(0, 32, 4)), \
+            blocks, b"", 0
+
+    def update(self, data):
+        self.buf += data
+        while len(self.buf) >= 64:
+            self._compress(self.buf[:64])
+            self.buf = self.buf[64:]
+
+    def state(self):
+        """The chaining value, or None unless the bytes since INIT or RESUME are whole blocks, not none."""
+        return None if self.buf or not self.fed else b"".join(x.to_bytes(4, "big") for x in self.h)
+
+    def digest(self):
+        n = self.blocks * 64 + len(self.buf)
+        self.update(b"\x80" + bytes(-(n + 9) % 64) + (8 * n).to_bytes(8, "big"))
+        return b"".join(x.to_bytes(4, "big") for x in self.h)
+
+    def _compress(self, block):
+        ror = lambda x, r: (x >> r | x << (32 - r)) & 0xffffffff  # noqa: E731
+        w = [int.from_bytes(block[i:i + 4], "big") for i in range(0, 64, 4)]
+        for i in range(16, 64):
+            s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ w[i - 15] >> 3
+            s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ w[i - 2] >> 10
+            w.append((w[i - 16] + s0 + w[i - 7] + s1) & 0xffffffff)
+        a, b, c, d, e, f, g, h = self.h
+        for i in range(64):
+            t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + (e & f ^ ~e & g) + K256[i] + w[i]
+            t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + (a & b ^ a & c ^ b & c)
+            a, b, c, d, e, f, g, h = (t1 + t2) & 0xffffffff, a, b, c, (d + t1) & 0xffffffff, e, f, g
+        self.h = [(x + y) & 0xffffffff for x, y in zip(self.h, (a, b, c, d, e, f, g, h))]
+        self.blocks += 1
+        self.fed += 1
 
 
 class Machine:
@@ -294,7 +344,19 @@ class Machine:
                 self.aes[r[d]] = self._bytes(r[a], 16)
                 self.cycles += 17
             elif name == "SHAI":
-                sha = hashlib.sha256()
+                sha = Sha256()
+            elif name == "SHAR":
+                st = self._bytes(r[a], 36)
+                sha = Sha256(st[:32], int.from_bytes(st[32:], "big"))
+                self.cycles += 37
+            elif name == "SHAS":
+                if sha is None:
+                    return "BAD_PROGRAM"
+                if sha.state() is None:
+                    return "ENGINE"
+                for i, x in enumerate(sha.state()):
+                    mem[(r[a] + i) & AMASK] = x
+                self.cycles += 32
             elif name == "SHAU":
                 if sha is None:
                     return "BAD_PROGRAM"

@@ -67,7 +67,7 @@ module ctrl_wb (
   logic [15:0] out_a, out_n;
   logic [15:0] unused_reg_rdata;
   logic        sha_req, sha_ready, sha_err;
-  logic [1:0]  sha_kind;
+  logic [2:0]  sha_kind;
   logic [7:0]  sha_byte;
   logic        pk_req, pk_ready;
   logic [2:0]  pk_kind;
@@ -158,10 +158,12 @@ module ctrl_wb (
   assign ip_busy = busy || wipe_q || pk_clr;
 
   // ---- the SHA IP's calls -------------------------------------------------------------------------
-  localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3;
+  localparam logic [2:0] ShaInit = 3'd1, ShaBlock = 3'd2, ShaFinal = 3'd3, ShaResume = 3'd5;
   logic [6:0]   scnt_q;     // its bytes; 64: full, handed to the IP before anything else
+  logic [5:0]   rcnt_q;     // SHAR's state bytes staged: the chaining value in words 0..7, the count in 9
   logic         fin_q;      // FINAL issued: its digest comes when the IP is idle again
-  logic         own_q;      // the message is the controller's (INIT taken, no digest yet)
+  logic         own_q;      // the message is the controller's (INIT or RESUME taken, no digest yet)
+  logic         blk_q;      // a BLOCK of it taken since its INIT or RESUME (SHAS has a chaining value)
   // (the command and the core's answer apart: the answer depends on the IP's ready, the command not)
   always_comb begin
     sha_cmd_valid_o = 1'b0; sha_cmd_o = ShaInit;
@@ -171,6 +173,8 @@ module ctrl_wb (
       sha_cmd_valid_o = 1'b1; sha_cmd_o = ShaBlock;
     end else if (sha_req && sha_kind == ctrl_pkg::ShaInit) begin
       sha_cmd_valid_o = 1'b1;
+    end else if (sha_req && sha_kind == ctrl_pkg::ShaGo) begin
+      sha_cmd_valid_o = 1'b1; sha_cmd_o = ShaResume;
     end else if (sha_req && sha_kind == ctrl_pkg::ShaFinal && !fin_q) begin
       sha_cmd_valid_o = 1'b1; sha_cmd_o = ShaFinal;
     end
@@ -179,8 +183,9 @@ module ctrl_wb (
     sha_ready = 1'b0; sha_err = 1'b0;
     if (scnt_q != 7'd64 && sha_req) begin
       unique case (sha_kind)
-        ctrl_pkg::ShaInit: sha_ready = sha_cmd_ready_i;
-        ctrl_pkg::ShaByte: sha_ready = 1'b1;
+        ctrl_pkg::ShaInit, ctrl_pkg::ShaGo: sha_ready = sha_cmd_ready_i;
+        ctrl_pkg::ShaByte, ctrl_pkg::ShaResume: sha_ready = 1'b1;
+        ctrl_pkg::ShaState: if (!sha_busy_i) begin sha_ready = 1'b1; sha_err = !own_q || !blk_q || scnt_q != '0; end
         ctrl_pkg::ShaFinal: if (fin_q && !sha_busy_i) begin sha_ready = 1'b1; sha_err = sha_status_i != 3'd0; end
         default: ;
       endcase
@@ -193,15 +198,23 @@ module ctrl_wb (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      stage_q <= '0; scnt_q <= '0; fin_q <= 1'b0; own_q <= 1'b0;
+      stage_q <= '0; scnt_q <= '0; rcnt_q <= '0; fin_q <= 1'b0; own_q <= 1'b0; blk_q <= 1'b0;
     end else if (!busy) begin                        // no program: nothing staged, nothing owned
-      scnt_q <= '0; fin_q <= 1'b0; own_q <= 1'b0;
+      scnt_q <= '0; rcnt_q <= '0; fin_q <= 1'b0; own_q <= 1'b0; blk_q <= 1'b0;
     end else begin
       if (sha_cmd_valid_o && sha_cmd_ready_i) begin
-        if (sha_cmd_o == ShaInit) begin own_q <= 1'b1; scnt_q <= '0; fin_q <= 1'b0; end
-        if (sha_cmd_o == ShaBlock) scnt_q <= '0;
+        if (sha_cmd_o == ShaInit || sha_cmd_o == ShaResume) begin
+          own_q <= 1'b1; scnt_q <= '0; rcnt_q <= '0; fin_q <= 1'b0; blk_q <= 1'b0;
+        end
+        if (sha_cmd_o == ShaBlock) begin scnt_q <= '0; blk_q <= 1'b1; end
         if (sha_cmd_o == ShaFinal) fin_q <= 1'b1;
       end
+      if (sha_req && sha_kind == ctrl_pkg::ShaResume && sha_ready) begin
+        if (rcnt_q == '0) stage_q <= {sha_byte, 504'h0};   // word 8 (the count's high half) stays 0
+        else stage_q[{~(rcnt_q < 6'd32 ? rcnt_q : rcnt_q + 6'd4), 3'b000} +: 8] <= sha_byte;
+        rcnt_q <= rcnt_q + 6'd1;
+      end
+      if (sha_req && sha_kind == ctrl_pkg::ShaState && sha_ready) stage_q[511:256] <= sha_digest_i;
       if (sha_req && sha_kind == ctrl_pkg::ShaByte && sha_ready) begin
         stage_q[{~scnt_q[5:0], 3'b000} +: 8] <= sha_byte;   // byte i at bits 511 - 8i .. 504 - 8i
         scnt_q <= scnt_q + 7'd1;

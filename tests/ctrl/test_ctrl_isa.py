@@ -91,6 +91,26 @@ def test_sha_calls():
     assert bytes(m.mem[0x100:0x120]) == hashlib.sha256(b"").digest()
 
 
+def test_sha_save_and_resume():
+    """SHAS saves a message's chaining value after whole blocks, SHAR starts one from it: the digest
+    is hashlib's either way, for every split at a block boundary; SHAS elsewhere is ENGINE, and with
+    no message BAD_PROGRAM; the cycles isa.toml gives."""
+    m = machine()
+    msg = bytes(range(256)) * 2 + b"tail"
+    m.load(0x100, msg)
+    for blocks in (1, 2, 8):
+        m.load(0x400 + 32, blocks.to_bytes(4, "big"))
+        assert m.run("SHA_SAVE", {1: 0x100, 2: len(msg), 3: 64 * blocks, 4: 0x400, 5: 0x500}) == "OK"
+        assert m.out["D"] == m.out["E"] == hashlib.sha256(msg).digest(), blocks
+        rest = len(msg) - 64 * blocks
+        # SHAI 1, SHAU 1 + 64 b, SHAS 33, ADD, SUB, SHAU 1 + rest, SHAF 33, SHAR 38, SHAU 1 + rest,
+        # ADDI, SHAF 33, LDI, OUT, OUT, END
+        assert m.cycles == 1 + (1 + 64 * blocks) + 33 + 2 + (1 + rest) + 33 + 38 + (1 + rest) + 1 + 33 + 4
+    for n in (0, 5, 63, 65):
+        assert m.run("SHA_SAVE_BAD", {1: 0x100, 2: n, 4: 0x400}) == "ENGINE", n
+    assert m.run("SHA_SAVE_BAD", {1: 0x100, 2: 128, 4: 0x400}) == "OK"
+
+
 def test_pk_calls():
     """PKW, PKR and PKRUN: the numbers the pk IP gets and gives back, the status it answers (a
     signature the `cryptography` package made, and one changed bit of it), and the cycles isa.toml

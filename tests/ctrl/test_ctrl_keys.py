@@ -31,9 +31,9 @@ def secret(m, at, n):
     return bytes(m.mem[at:at + n])
 
 
-def handshake(m, rng, slots=(0, 1)):
-    """The DRBG seeded, ECDHE with a fresh peer (k: the DRBG's, tests/drbg_model.py), then MASTER and
-    KEYS: (premaster, client_random, server_random)."""
+def handshake(m, rng, slots=(0, 1), session_hash=None):
+    """The DRBG seeded, ECDHE with a fresh peer (k: the DRBG's, tests/drbg_model.py), then MASTER
+    (extended, RFC 7627, with a session hash) and KEYS: (premaster, client_random, server_random)."""
     entropy = rng.randbytes(32)
     m.load(EQU["ENT_AT"], entropy)
     assert m.run("DRBG_SEED", {1: 32, 2: PEER, 3: PEER, 4: 0}) == "OK"
@@ -46,7 +46,11 @@ def handshake(m, rng, slots=(0, 1)):
     cr, sr = rng.randbytes(32), rng.randbytes(32)
     m.load(CR, cr)
     m.load(SR, sr)
-    assert m.run("MASTER", {1: CR, 2: SR}) == "OK"
+    if session_hash is None:
+        assert m.run("MASTER", {1: CR, 2: SR, 3: 0}) == "OK"
+    else:
+        m.load(HASH, session_hash)
+        assert m.run("MASTER", {1: HASH, 3: 1}) == "OK"
     assert m.run("KEYS", {1: CR, 2: SR, 3: slots[0], 4: slots[1], 5: IVS}) == "OK"
     return pms, cr, sr
 
@@ -57,8 +61,10 @@ def test_key_schedule(tally):
     for i in range(8):
         m = model.Machine()
         slots = ((0, 1), (2, 3), (3, 0), (1, 2))[i % 4]
-        pms, cr, sr = handshake(m, rng, slots)
-        ms = prf(pms, b"master secret" + cr + sr, 48)
+        session_hash = rng.randbytes(32) if i % 2 else None
+        pms, cr, sr = handshake(m, rng, slots, session_hash)
+        ms = prf(pms, b"extended master secret" + session_hash, 48) if session_hash else \
+            prf(pms, b"master secret" + cr + sr, 48)
         assert secret(m, EQU["MS_AT"], 48) == ms
         assert secret(m, EQU["PMS_AT"], 32) == bytes(32)              # the premaster, used once
         kb = prf(ms, b"key expansion" + sr + cr, 40)
@@ -93,7 +99,7 @@ def test_cycles_depend_on_nothing_secret():
         m = model.Machine()
         m.load(EQU["PMS_AT"], rng.randbytes(32))
         m.load(CR, rng.randbytes(64))
-        for prog, regs in (("MASTER", {1: CR, 2: SR}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: IVS}),
+        for prog, regs in (("MASTER", {1: CR, 2: SR, 3: 0}), ("MASTER", {1: CR, 3: 1}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: IVS}),
                            ("FINISHED", {1: HASH, 2: 0, 3: VD}), ("FINISHED", {1: HASH, 2: 1, 3: VD})):
             if regs.get(2) == 1:
                 m.load(VD, rng.randbytes(12))
@@ -104,7 +110,8 @@ def test_cycles_depend_on_nothing_secret():
 
 
 @pytest.mark.parametrize("prog, regs", [
-    ("MASTER", {1: SECRET, 2: SR}), ("MASTER", {1: CR, 2: SECRET - 16}),
+    ("MASTER", {1: SECRET, 2: SR, 3: 0}), ("MASTER", {1: CR, 2: SECRET - 16, 3: 0}),
+    ("MASTER", {1: SECRET - 16, 3: 1}), ("MASTER", {1: CR, 2: SR, 3: 2}),
     ("KEYS", {1: CR, 2: SR, 3: 4, 4: 1, 5: IVS}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 7, 5: IVS}),
     ("KEYS", {1: CR, 2: SR, 3: 2, 4: 2, 5: IVS}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: SECRET - 4}),
     ("KEYS", {1: EQU["MS_AT"], 2: SR, 3: 0, 4: 1, 5: IVS}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: 0xfffc}),

@@ -76,22 +76,30 @@ class TB:
                                     int(d.out_n_o.value)))
 
     async def _sha(self):
-        """The SHA IP, answering at once: hashlib's SHA-256 over the bytes of each INIT..FINAL; the
-        digest shows from the cycle after the FINAL on."""
-        d, h, digest = self.dut, hashlib.sha256(), None
+        """The SHA IP, answering at once: the model's SHA-256 (ctrl_model.Sha256) over the bytes of
+        each INIT or RESUME (from the 36 bytes SHAR sends) to FINAL; the digest, or SHAS's chaining
+        value, shows from the cycle after the request on, and sha_state_ok_i says whether SHAS has one."""
+        d, h, digest, res = self.dut, model.Sha256(), None, b""
         while True:
             await RisingEdge(d.clk_i)
             if digest is not None:
                 d.sha_digest_i.value, digest = digest, None
+            d.sha_state_ok_i.value = int(h.state() is not None)
             await ReadOnly()
             if d.sha_req_o.value:
-                kind = int(d.sha_kind_o.value)
+                kind, byte = int(d.sha_kind_o.value), bytes([int(d.sha_byte_o.value)])
                 if kind == 0:
-                    h = hashlib.sha256()
+                    h = model.Sha256()
                 elif kind == 1:
-                    h.update(bytes([int(d.sha_byte_o.value)]))
-                else:
+                    h.update(byte)
+                elif kind == 2:
                     digest = int.from_bytes(h.digest(), "big")
+                elif kind == 3:
+                    res += byte
+                elif kind == 4:
+                    h, res = model.Sha256(res[:32], int.from_bytes(res[32:], "big")), b""
+                elif h.state() is not None:
+                    digest = int.from_bytes(h.state(), "big")
 
     async def _pk(self):
         """The pk IP, answering at once, as the model's pk (ctrl_model.pk_run): its slots as WRITEs and
@@ -350,7 +358,7 @@ async def programs(dut):
     m.load(cr_at, data)
     ms_at, top = m.asm.equ["MS_AT"], isa.SECRET_BASE
     randoms = {1: cr_at, 2: cr_at + 32}
-    for prog, regs, vd in (("MASTER", randoms, None), ("KEYS", {**randoms, 3: 2, 4: 2, 5: ivs_at}, None),
+    for prog, regs, vd in (("MASTER", {1: hash_at, 3: 1}, None), ("MASTER", {**randoms, 3: 0}, None), ("KEYS", {**randoms, 3: 2, 4: 2, 5: ivs_at}, None),
                            ("KEYS", {**randoms, 3: 2, 4: 0, 5: ivs_at}, None), ("FINISHED", {1: hash_at, 2: 0, 3: vd_at}, None),
                            ("FINISHED", {1: hash_at, 2: 1, 3: vd_at}, 0), ("FINISHED", {1: hash_at, 2: 1, 3: vd_at}, 4)):
         if vd is not None:   # the server's verify_data (tests/tls_prf.py), right or with a bit off
@@ -373,6 +381,20 @@ async def programs(dut):
         assert await tb.read(sig_at, 64) == bytes(m.mem[sig_at:sig_at + 64])
         assert await tb.read(top, isa.MEM_BYTES - top) == bytes(m.mem[top:])
         seen[f"SIGN {v}"] = seen.get(f"SIGN {v}", 0) + 1
+    # The transcript: TS_START, then messages of 10, 70, 0, 200 and 63 bytes (blocks begun, filled,
+    # several at once), TS_HASH after each, and one TS_ADD over the state (BAD_INPUT)
+    ts_at, msg_at, h_at = m.asm.equ["TS_AT"], 0x0600, 0x0900
+    await check(tb, m, "TS_START", {}, "TS_START")
+    for n in (10, 70, 0, 200, 63, -1):
+        msg = rng.randbytes(max(n, 0))
+        await tb.load(msg_at, msg)
+        m.load(msg_at, msg)
+        regs = {1: msg_at, 2: msg_at + n} if n >= 0 else {1: ts_at - 4, 2: ts_at + 4}
+        v, _ = await check(tb, m, "TS_ADD", regs, f"TS_ADD {n}")
+        seen[f"TS_ADD {v}"] = seen.get(f"TS_ADD {v}", 0) + 1
+        await check(tb, m, "TS_HASH", {1: h_at}, f"TS_HASH after {n}")
+        assert await tb.read(h_at, 32) == bytes(m.mem[h_at:h_at + 32])
+        assert await tb.read(ts_at, 0x68) == bytes(m.mem[ts_at:ts_at + 0x68])
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
@@ -380,7 +402,8 @@ async def programs(dut):
             "CHAIN_CHECK CERT_CHAIN", "CHAIN_CHECK CERT_NOT_CA", "CHAIN_CHECK CERT_UNKNOWN_CA", "HMAC OK", "PRF OK",
             "HMAC BAD_INPUT", "PRF BAD_INPUT", "ECDHE OK", "ECDHE INVALID_POINT", "ECDHE BAD_INPUT", "ECDHE NO_ENTROPY", "RANDOM NO_ENTROPY",
             "RANDOM OK", "DRBG_SEED OK", "DRBG_SEED BAD_INPUT", "MASTER OK", "KEYS OK", "KEYS BAD_INPUT",
-            "FINISHED OK", "FINISHED BAD_FINISHED", "SIGN OK", "SIGN BAD_INPUT"} <= set(seen), seen
+            "FINISHED OK", "FINISHED BAD_FINISHED", "SIGN OK", "SIGN BAD_INPUT", "TS_ADD OK",
+            "TS_ADD BAD_INPUT"} <= set(seen), seen
 
 
 def signed(flip):
@@ -409,6 +432,10 @@ async def isa_programs(dut):
                              ("SHA", {1: 0x500, 2: 300, 3: 64, 4: 0x800}, (0x500, bytes(range(256)) + bytes(44))),
                              ("SHA", {1: 0x500, 2: 300, 3: 7, 4: 0x800}, None),
                              ("SHA_NO_INIT", {1: 0x500}, None), ("SHA_TWICE", {1: 0x900}, None),
+                             ("SHA_SAVE", {1: 0x500, 2: 300, 3: 128, 4: 0xa00, 5: 0xb00}, (0xa20, (2).to_bytes(4, "big"))),
+                             ("SHA_SAVE_BAD", {1: 0x500, 2: 65, 4: 0xa00}, None),
+                             ("SHA_SAVE_BAD", {1: 0x500, 2: 0, 4: 0xa00}, None),
+                             ("SHA_SAVE_BAD", {1: 0x500, 2: 64, 4: 0xa00}, None),
                              ("PK", {1: 0x100}, (0x100, bytes(range(1, 33)))), ("PK_READ_BAD", {1: 0x100}, None),
                              ("PK_VERIFY", {1: 0xa00}, (0xa00, signed(0))), ("PK_VERIFY", {1: 0xa00}, (0xa00, signed(1)))):
         if data:

@@ -629,7 +629,8 @@ async def ctrl_bad_sequences(dut):
         await tb.write(CTRL + C["CMD"][0], op)
         assert get(C, "ERR", "BAD_CMD", await c.err()) == 1
         assert get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])) == 0
-    await c.start(15)
+    await c.start(31)                                            # (no such program)
+    assert 31 >= len(c.prog)
     assert await c.result() == "BAD_PROGRAM"
     assert await c.outputs() == {}
     assert dut.irq_o.value == 1
@@ -641,7 +642,8 @@ async def ctrl_sha256(dut):
     """The program SHA256 on the SHA IP: the NIST CAVP short and long messages that fit the window
     (cryptography-vectors), split across blocks as SHAU stages them, whatever the SHA registers'
     CTRL.HMAC says; while it holds the IP, the SHA registers' commands are dropped and the digest
-    stays right."""
+    stays right. The transcript programs (TS_START, TS_ADD, TS_HASH) over CAVP messages, with the CPU's
+    messages and other programs on the IP between them."""
     from nist import parse
     tb = TB(dut, seed_of() + 6)
     await tb.reset()
@@ -676,6 +678,22 @@ async def ctrl_sha256(dut):
     assert await c.result() == "BAD_INPUT"
     # The SHA IP is the CPU's again once the program is over.
     assert await tb.sha_message(b"abc") == hashlib.sha256(b"abc").digest()
+    # A transcript of CAVP messages kept across programs (TS_ADD resumes the IP from the state it
+    # saved), the CPU's own SHA-256 messages and a SHA256 program between the adds
+    await c.start("TS_START")
+    assert await c.result() == "OK"
+    seen = b""
+    for i, (msg, _) in enumerate(msgs[-12::2]):
+        await c.load(0, msg)
+        await c.start("TS_ADD", {1: 0, 2: len(msg)})
+        assert await c.result() == "OK"
+        seen += msg
+        await c.start("TS_HASH", {1: digest_at})
+        assert await c.result() == "OK"
+        assert await c.dump(digest_at, 32) == hashlib.sha256(seen).digest(), i
+        assert await tb.sha_message(msg[:100]) == hashlib.sha256(msg[:100]).digest()
+        await c.start("SHA256", {1: 0, 2: 5, 3: digest_at})
+        assert await c.result() == "OK"
 
 
 def test_engine_wb(vectors):
@@ -787,14 +805,14 @@ async def ctrl_secrets(dut):
     for slot in ("K", "QX", "RX", "RY"):
         assert await pk.read(slot) == 0, f"pk's {slot} kept after the program"
 
-    # The key schedule over that premaster: MASTER, then KEYS into AES key slots 2 and 0, which the
+    # The key schedule over that premaster: MASTER (extended), then KEYS into AES key slots 2 and 0, which the
     # bus never sees: GCM from slot 2 as the `cryptography` package gives it with the client's write
     # key that the PRF of RFC 5246 (tests/tls_prf.py) derives; the IVs; the client's Finished.
     pms = mine.exchange(ec.ECDH(), peer)
     cr_at, ivs_at, hash_at, vd_at = 0x0400, 0x0440, 0x0460, 0x0480
     cr, sr, h = tb.rng.randbytes(32), tb.rng.randbytes(32), hashlib.sha256(b"transcript").digest()
     await c.load(cr_at, cr + sr + bytes(32) + h)
-    await c.start("MASTER", {1: cr_at, 2: cr_at + 32})
+    await c.start("MASTER", {1: hash_at, 3: 1})                  # RFC 7627's, over a session hash
     seen = set()   # the SHA IP's DIGEST and its STATUS while the controller hashes the premaster
     while get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])):
         st = await tb.read(SHA + S["STATUS"][0])
@@ -805,7 +823,7 @@ async def ctrl_secrets(dut):
     assert await tb.words(SHA + S["DIGEST"][0], 8) == bytes(32)
     await c.start("KEYS", {1: cr_at, 2: cr_at + 32, 3: 2, 4: 0, 5: ivs_at})
     assert await c.result() == "OK"
-    ms = prf(pms, b"master secret" + cr + sr, 48)
+    ms = prf(pms, b"extended master secret" + h, 48)
     kb = prf(ms, b"key expansion" + sr + cr, 40)
     assert await c.dump(ivs_at, 8) == kb[32:]
     assert get(A, "SLOT_STATUS", "KEY_VALID", await tb.read(AES + A["SLOT_STATUS"][0])) == 0b0101

@@ -4,12 +4,15 @@
 # is kept at REC_A meanwhile. Nothing survives a parse in the registers, so the program's own
 # state is a frame of 16-bit fields at FRAME.
 
-# Below X509_PARSE's record and times: the lower certificate's record, the digest, the frame.
+# Below X509_PARSE's record and times: the lower certificate's record, the digest, the frame, and
+# under them the handshake transcript's state (transcript.s), which lasts from program to program.
 # CHAIN_CHECK's inputs lie below CHAIN_TOP.
 .equ REC_A REC-REC_BYTES
 .equ DIG REC_A-32
 .equ FRAME DIG-32
-.equ CHAIN_TOP FRAME
+.equ TS_BYTES 0x68
+.equ TS_AT FRAME-TS_BYTES
+.equ CHAIN_TOP TS_AT
 .equ NOW_MAX CHAIN_TOP-14           # the last place now's digits may start
 .equ MAX_CHAIN 4                    # certificates below the anchor (x509.h SE_X509_MAX_CHAIN)
 

@@ -9,16 +9,23 @@
 # runs a program again finds nothing of the rest left to search for.
 
 .const L_MASTER "master secret"
+.const L_EMS "extended master secret"
 .const L_KEYS "key expansion"
 .const L_CLIENT "client finished"
 .const L_SERVER "server finished"
 
 .equ KB_LEN 40                      # client_write_key, server_write_key (16 each), client_write_IV, server_write_IV (4 each)
 
-# MASTER: r1 client_random, r2 server_random (32 bytes each, below the secret top: BAD_INPUT
-# otherwise). MS_AT = PRF(PMS_AT, "master secret", client_random || server_random), 48 bytes; then
-# PMS_AT is zeroes.
+# MASTER: r3 0: r1 client_random, r2 server_random (32 bytes each): MS_AT = PRF(PMS_AT, "master
+# secret", client_random || server_random); r3 1: r1 the session hash (32 bytes, RFC 7627: the
+# transcript's hash through ClientKeyExchange): MS_AT = PRF(PMS_AT, "extended master secret",
+# session_hash). 48 bytes; then PMS_AT is zeroes. Spans below the secret top (BAD_INPUT otherwise, as
+# for r3 past 1).
 .entry MASTER
+    CMPI r3, 2
+    J.nc bad_input
+    CMPI r3, 1
+    J.z master_ems
     CALL randoms
     MOV r10, r1
     MOV r11, r2
@@ -26,6 +33,18 @@
     CCOPY r3, L_MASTER
     LDI r4, LS_AT + 13
     CALL seed2
+    J master_prf
+master_ems:
+    LDI n, 32
+    MOV r13, r1
+    CALL public_n
+    LDI r3, LS_AT
+    CCOPY r3, L_EMS
+    LDI r4, LS_AT + 22
+    LDI r12, 32
+    COPY r4, r1, r12
+    ADD r4, r4, r12
+master_prf:
     LDI r1, PMS_AT
     LDI r2, PMS_AT + 32
     LDI r5, MS_AT

@@ -137,6 +137,29 @@ rec_done:
     OUT E, r9, r7
     END
 
+.entry SHA_SAVE
+    SHAI
+    SHAU r1, r3                 # r3 bytes: whole blocks
+    SHAS r4                     # the chaining value to r4 (the caller put the block count at r4 + 32)
+    ADD r6, r1, r3
+    SUB r7, r2, r3
+    SHAU r6, r7
+    SHAF r5                     # the digest, straight through
+    SHAR r4                     # the message again from the saved state
+    SHAU r6, r7
+    ADDI r8, r5, 32
+    SHAF r8                     # the digest, resumed
+    LDI r9, 32
+    OUT D, r5, r9
+    OUT E, r8, r9
+    END
+
+.entry SHA_SAVE_BAD
+    SHAI
+    SHAU r1, r2
+    SHAS r4                     # r2 bytes, not a whole non-zero number of blocks: ENGINE
+    END
+
 .entry SHA_NO_INIT
     LDI r3, 1
     SHAU r1, r3

@@ -9,7 +9,7 @@ module ctrl_tb #(
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
   input  wire logic        start_i,
-  input  wire logic [3:0]  prog_i,
+  input  wire logic [4:0]  prog_i,
   input  wire logic        reg_we_i,
   input  wire logic [3:0]  reg_idx_i,
   input  wire logic [15:0] reg_wdata_i,
@@ -26,13 +26,15 @@ module ctrl_tb #(
   input  wire logic [15:0] ld_addr_i,
   input  wire logic [7:0]  ld_data_i,
   output logic      [7:0]  ld_rdata_o,
-  // the SHA IP's calls, answered by the test (a SHA-256 that takes every request at once)
+  // the SHA IP's calls, answered by the test (a SHA-256 that takes every request at once; SHAS's
+  // refusal comes with sha_err_i, which the test raises for it)
   output logic             sha_req_o,
-  output logic      [1:0]  sha_kind_o,
+  output logic      [2:0]  sha_kind_o,
   output logic      [7:0]  sha_byte_o,
   input  wire logic        sha_ready_i,
   input  wire logic        sha_err_i,
   input  wire logic        sha_err_final_i,   // refuse FINALs only
+  input  wire logic        sha_state_ok_i,    // SHAS is answered (else refused): whole blocks since INIT
   input  wire logic [255:0] sha_digest_i,
   // the pk IP's calls, answered by the test at once: a RUN of program i on cache entry 0 gets
   // pk_status_table_i[4i +: 4] (the test keeps the table up to date with every WRITE), on another
@@ -61,7 +63,7 @@ module ctrl_tb #(
     .clk_i, .rst_ni, .start_i, .prog_i, .reg_we_i, .reg_idx_i, .reg_wdata_i, .reg_rdata_o, .busy_o, .done_o,
     .status_o, .mem_re_o(mem_re), .mem_raddr_o(mem_raddr), .mem_rdata_i(mem_rdata_q), .mem_we_o(mem_we),
     .mem_waddr_o(mem_waddr), .mem_wdata_o(mem_wdata), .out_valid_o, .out_slot_o, .out_kind_o, .out_a_o, .out_n_o,
-    .sha_req_o, .sha_kind_o, .sha_byte_o, .sha_ready_i, .sha_err_i(sha_err_i || (sha_err_final_i && sha_kind_o == 2'd2)),
+    .sha_req_o, .sha_kind_o, .sha_byte_o, .sha_ready_i, .sha_err_i(sha_err_i || (sha_err_final_i && sha_kind_o == 3'd2) || (!sha_state_ok_i && sha_kind_o == 3'd5)),
     .sha_digest_i, .pk_req_o, .pk_kind_o, .pk_byte_o, .pk_arg_o, .pk_ready_i(1'b1),
     .pk_status_i(pk_arg_o[9:5] == '0 ? pk_status_table_i[{pk_arg_o[4:0], 2'b00} +: 4] : 4'(BadSeq)), .pk_dout_i,
     .aes_req_o, .aes_kind_o, .aes_slot_o, .aes_byte_o, .aes_ready_i
