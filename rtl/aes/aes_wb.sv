@@ -46,7 +46,8 @@ module aes_wb #(
   // register reads them. SLOT_CMD LOAD copies KEY0..7 and CTRL.KEYLEN in; WIPE zeroes a slot;
   // both are dropped while the engine is busy (so never under a running INIT). The controller's key
   // bytes shift into a slot's first 16 bytes (an AES-128 key: KEY0..3's place), the rest zero; the
-  // slot holds no key from its first byte until its LOAD. INIT with
+  // slot holds no key from its first byte until its LOAD, and SLOT_CMD on it is dropped meanwhile (a
+  // LOAD or WIPE between the bytes would splice the bus's bytes into the derived key). INIT with
   // CTRL.USE_SLOT takes its key from slot CTRL.SLOT when the engine takes it (init_take), which
   // also latches the slot that then gets the INIT's H.
   localparam int Slots = 4;
@@ -57,12 +58,15 @@ module aes_wb #(
   logic         use_q;         // the last INIT taken ran from a slot ...
   logic [1:0]   sel_q;         // ... this one
   logic         slot_go, h_we, init_take, ctrl_go;
+  logic         kon_q;         // an AESK under way, from its first byte to its LOAD ...
+  logic [1:0]   kslot_q;       // ... into this slot, which SLOT_CMD may not touch meanwhile
   logic [127:0] h_new;
   // the slot INIT would take: CTRL's, or a DMA record's
   wire          use_slot = dma_rec_i || reg2hw.ctrl.use_slot;
   wire [1:0]    slot = dma_rec_i ? dma_slot_i : reg2hw.ctrl.slot;
   assign slot_go = reg2hw.slot_cmd.wr && !eng_busy_o &&
-                   (reg2hw.slot_cmd.op == 2'd1 || reg2hw.slot_cmd.op == 2'd2);
+                   (reg2hw.slot_cmd.op == 2'd1 || reg2hw.slot_cmd.op == 2'd2) &&
+                   !(kon_q && reg2hw.slot_cmd.idx == kslot_q);
   assign hw2reg.err.slot_dropped = reg2hw.slot_cmd.wr && !slot_go;
   assign ctrl_key_ready_o = !eng_busy_o && !init_take && !reg2hw.slot_cmd.wr;
   assign ctrl_go = ctrl_key_req_i && ctrl_key_ready_o;
@@ -71,8 +75,9 @@ module aes_wb #(
       for (int i = 0; i < Slots; i++) begin
         slot_key_q[i] <= '0;  slot_h_q[i] <= '0;  slot_kl_q[i] <= '0;
       end
-      slot_v_q <= '0;  slot_hv_q <= '0;  use_q <= 1'b0;  sel_q <= '0;
+      slot_v_q <= '0;  slot_hv_q <= '0;  use_q <= 1'b0;  sel_q <= '0;  kon_q <= 1'b0;  kslot_q <= '0;
     end else begin
+      if (ctrl_go) begin kon_q <= !ctrl_key_kind_i; kslot_q <= ctrl_key_slot_i; end
       if (slot_go) begin
         slot_key_q[reg2hw.slot_cmd.idx] <= reg2hw.slot_cmd.op == 2'd1 ? reg2hw.key : '0;
         slot_kl_q[reg2hw.slot_cmd.idx]  <= reg2hw.slot_cmd.op == 2'd1 ? reg2hw.ctrl.keylen : '0;

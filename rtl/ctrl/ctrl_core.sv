@@ -376,9 +376,9 @@ module ctrl_core (
         pk_req_o = 1'b1; pk_kind_o = ctrl_pkg::PkRead; pk_arg_o = {5'd0, imm[4:0]};
         if (pk_ready_i) state_d = SWide;
       end
-      // SHAI waits for the IP
-      SShaI: begin
-        sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaInit;
+      // SHAI waits for the IP to take its INIT, SHAR (SShaG, after its bytes) its RESUME
+      SShaI, SShaG: begin
+        sha_req_o = 1'b1; sha_kind_o = state_q == SShaI ? ctrl_pkg::ShaInit : ctrl_pkg::ShaGo;
         if (sha_ready_i) begin
           fin = 1'b1;
           if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
@@ -402,14 +402,6 @@ module ctrl_core (
           cnt_inc = 1'b1;
           if (cnt_q + 1'b1 == 16'd36) state_d = SShaG;
           else begin mem_re_o = 1'b1; mem_raddr_o = ra + cnt_q + 1'b1; end
-        end
-      end
-      SShaG: begin
-        sha_req_o = 1'b1; sha_kind_o = ctrl_pkg::ShaGo;
-        if (sha_ready_i) begin
-          fin = 1'b1;
-          if (sha_err_i) begin stop = 1'b1; stop_status = ctrl_pkg::StEngine; end
-          else sha_open = 1'b1;
         end
       end
       // SHAS waits for the chaining value (then SWide)

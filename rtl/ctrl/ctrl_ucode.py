@@ -75,6 +75,9 @@ def gen_sv(rom):
             f"  localparam int unsigned MemBytes = {isa.MEM_BYTES}, MemAw = {isa.MEM_BYTES.bit_length() - 1};"
             "  // the window",
             f"  localparam int unsigned SecretBase = {isa.SECRET_BASE};  // its top from here: never read by the bus",
+            "  // the secret top's places the bus writes: the DRBG's entropy input, the client's key (until a program runs)",
+            f"  localparam int unsigned EntAt = {rom.equ.get('ENT_AT', isa.SECRET_BASE)}, EntBytes = {rom.equ.get('ENT_BYTES', 0)},"
+            f" CkAt = {rom.equ.get('CK_AT', isa.MEM_BYTES)}, CkBytes = {32 if 'CK_AT' in rom.equ else 0};",
             "  /* verilator lint_on UNUSEDPARAM */", "endpackage", ""]
     pkg, out = "\n".join(out), head + ["`default_nettype none", "", "module ctrl_rom (",
             f"  input  wire logic [{aw - 1}:0] addr_i,", "  output logic      [31:0] insn_o,",

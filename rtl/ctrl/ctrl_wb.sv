@@ -228,13 +228,26 @@ module ctrl_wb (
 
   // ---- the window: the core's byte port while it runs, the bus's word port while it is idle ------
   // A bus access to the window is in range when WIN_ADDR is aligned and inside it; a read, when it
-  // is below the secret top too.
-  logic win_ok, win_secret, win_wr, win_rd;
+  // is below the secret top too; a write, when it is below the secret top or in one of its two
+  // places the bus provisions: the DRBG's entropy input (ENT_AT) and the client's key (CK_AT, until
+  // a program runs after reset or WIPE: ck_lock_q). The rest of the secret top is the programs'
+  // alone, so the bus can neither read a secret nor change part of one and watch a program's output.
+  localparam logic [Ww:0] EntLo = (Ww+1)'(ctrl_pkg::EntAt / 4), EntHi = (Ww+1)'((ctrl_pkg::EntAt + ctrl_pkg::EntBytes) / 4),
+                          CkLo = (Ww+1)'(ctrl_pkg::CkAt / 4), CkHi = (Ww+1)'((ctrl_pkg::CkAt + ctrl_pkg::CkBytes) / 4);
+  logic win_ok, win_secret, win_wr, win_rd, win_prov, ck_lock_q;
+  logic [Ww:0] wword;
   assign idle       = !ip_busy && !busy_q;
   assign win_ok     = reg2hw.win_addr[1:0] == 2'b00 && reg2hw.win_addr[31:Aw] == '0;
   assign win_secret = reg2hw.win_addr[Aw-1:2] >= SecretWord;
-  assign win_wr = reg2hw.win_wdata.wr && idle && win_ok;
+  assign wword      = {1'b0, reg2hw.win_addr[Aw-1:2]};
+  assign win_prov   = (wword >= EntLo && wword < EntHi) || (wword >= CkLo && wword < CkHi && !ck_lock_q);
+  assign win_wr = reg2hw.win_wdata.wr && idle && win_ok && (!win_secret || win_prov);
   assign win_rd = reg2hw.win_rdata.rd && idle && win_ok && !win_secret;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ck_lock_q <= 1'b0;
+    else if (wipe_start) ck_lock_q <= 1'b0;
+    else if (start) ck_lock_q <= 1'b1;
+  end
 
   logic [3:0]    lane_we;
   logic [Ww-1:0] waddr, raddr;
@@ -302,7 +315,7 @@ module ctrl_wb (
                                   (!idle && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd));
   assign hw2reg.err.bad_cmd   = reg2hw.cmd.wr && !ip_busy && reg2hw.cmd.op != 2'd1 && reg2hw.cmd.op != 2'd2;
   assign hw2reg.err.win_range = idle && !win_ok && (reg2hw.win_wdata.wr || reg2hw.win_rdata.rd);
-  assign hw2reg.err.win_secret = idle && win_ok && win_secret && reg2hw.win_rdata.rd;
+  assign hw2reg.err.win_secret = idle && win_ok && win_secret && (reg2hw.win_rdata.rd || (reg2hw.win_wdata.wr && !win_prov));
   assign hw2reg.win_rdata     = !idle || !win_ok || win_secret ? 32'h0 : rword;
   assign hw2reg.win_addr.de   = win_wr || win_rd;
   assign hw2reg.win_addr.d    = reg2hw.win_addr + 32'd4;

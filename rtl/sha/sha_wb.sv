@@ -40,17 +40,25 @@ module sha_wb (
   assign hw2reg.err.cmd_dropped  = reg2hw.cmd.wr && (!cmd_ready || dma_own_i);
 
   // The protocol controller's messages (plain_i) hash its secrets: HMAC's keyed pads, the PRF's blocks
-  // of a master secret. From its first command until another master's INIT or RESUME is taken,
-  // DIGEST and the STATUS bits that say what it holds read 0 (mine_q), as pk hides its DOUT.
+  // of a master secret. From its first command until another master's INIT or RESUME has succeeded
+  // (a refused one, an HMAC INIT without a key, leaves the digest as it was), DIGEST and the STATUS
+  // bits that say what it holds read 0 (mine_q), as pk hides its DOUT.
   localparam logic [2:0] CmdInit = 3'd1;
-  logic       mine_q, cmd_take, digest_valid, state_valid;
+  logic       mine_q, pend_q, cmd_take, digest_valid, state_valid;
   logic [2:0] cmd;
   assign cmd      = dma_own_i ? dma_cmd_i : reg2hw.cmd.op;
   assign cmd_take = (dma_own_i ? dma_cmd_valid_i : reg2hw.cmd.wr) && cmd_ready;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) mine_q <= 1'b0;
-    else if (cmd_take && plain_i) mine_q <= 1'b1;
-    else if (cmd_take && (cmd == CmdInit || cmd == CmdResume)) mine_q <= 1'b0;
+    if (!rst_ni) begin
+      mine_q <= 1'b0; pend_q <= 1'b0;
+    end else if (cmd_take && plain_i) begin
+      mine_q <= 1'b1; pend_q <= 1'b0;
+    end else if (cmd_take && (cmd == CmdInit || cmd == CmdResume)) begin
+      pend_q <= 1'b1;
+    end else if (pend_q && done) begin
+      pend_q <= 1'b0;
+      if (result == 3'd0) mine_q <= 1'b0;
+    end
   end
 
   sha256_engine u_engine (

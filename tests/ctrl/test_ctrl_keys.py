@@ -101,12 +101,28 @@ def test_cycles_depend_on_nothing_secret():
         m.load(CR, rng.randbytes(64))
         for prog, regs in (("MASTER", {1: CR, 2: SR, 3: 0}), ("MASTER", {1: CR, 3: 1}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: IVS}),
                            ("FINISHED", {1: HASH, 2: 0, 3: VD}), ("FINISHED", {1: HASH, 2: 1, 3: VD})):
-            if regs.get(2) == 1:
-                m.load(VD, rng.randbytes(12))
+            if regs.get(2) == 1:   # the server's verify_data: right (from the model's own master secret) or not
+                ms = bytes(m.mem[EQU["MS_AT"]:EQU["MS_AT"] + 48])
+                right = prf(ms, b"server finished" + bytes(m.mem[HASH:HASH + 32]), 12)
+                m.load(VD, right if rng.random() < 0.5 else rng.randbytes(12))
             st = m.run(prog, regs)
             seen.setdefault((prog, regs.get(2)), set()).add(m.cycles)
             assert st in ("OK", "BAD_FINISHED")
     assert all(len(c) == 1 for c in seen.values()), seen
+
+
+def test_the_scratch_is_zeroed():
+    """Every program that runs HMAC on a secret (the PRF on the premaster or the master secret, the
+    DRBG's updates) leaves the scratch, its keyed pads and blocks, zeroes."""
+    rng = random.Random(2)
+    m = model.Machine()
+    handshake(m, rng)
+    scratch = (isa.SECRET_BASE, EQU["SCRATCH_END"])
+    for prog, regs in (("FINISHED", {1: HASH, 2: 0, 3: VD}), ("RANDOM", {1: VD, 2: 12}),
+                       ("MASTER", {1: HASH, 3: 1}), ("KEYS", {1: CR, 2: SR, 3: 0, 4: 1, 5: IVS})):
+        m.load(isa.SECRET_BASE, b"\x77" * (scratch[1] - scratch[0]))
+        assert m.run(prog, regs) == "OK", prog
+        assert bytes(m.mem[scratch[0]:scratch[1]]) == bytes(scratch[1] - scratch[0]), prog
 
 
 @pytest.mark.parametrize("prog, regs", [

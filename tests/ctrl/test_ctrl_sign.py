@@ -65,13 +65,20 @@ def test_against_cryptography(tally):
     tally("ctrl sign vs RFC 6979 (cryptography)", len(hs))
 
 
+def refused_clean(m):
+    """After a refusal: k and the work space (the nonce's state, its seed, pk's r || s) zeroes."""
+    assert bytes(m.mem[EQU["K_AT"]:EQU["K_AT"] + 32]) == bytes(32)
+    assert bytes(m.mem[EQU["WORK"]:EQU["WORK"] + EQU["WORK_USED"]]) == bytes(EQU["WORK_USED"])
+
+
 def test_another_table_is_refused():
     """pk's table in entry 0 of 2G (a point of P-256, but not G): ECDSA_SIGN's r is x(2 k G), not
-    x(k G); the program refuses with ENGINE and writes nothing."""
+    x(k G); the program refuses with ENGINE, writes nothing and leaves nothing of k."""
     m = model.Machine()
     m.table = model.mul(2, model.P256_G)
     m.load(SIG, b"\xaa" * 64)
     assert sign(m, 12345, bytes(range(32))) == ("ENGINE", b"\xaa" * 64)
+    refused_clean(m)
 
 
 @pytest.mark.parametrize("x", [0, N, 2 ** 256 - 1])
@@ -79,6 +86,7 @@ def test_no_key(x):
     m = model.Machine()
     m.load(SIG, b"\xaa" * 64)
     assert sign(m, x, bytes(32)) == ("BAD_INPUT", b"\xaa" * 64)
+    refused_clean(m)
 
 
 def test_refusals():

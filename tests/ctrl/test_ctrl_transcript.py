@@ -60,11 +60,13 @@ def test_every_split_around_a_block():
 
 
 def test_a_flight():
-    """A 3,000-byte flight in one add (the window holds 3,048 bytes below the state), then more."""
+    """A 2,900-byte flight in one add (the window holds 2,976 bytes below the handshake's state), then
+    more."""
     rng = random.Random(1)
     m = model.Machine()
     m.run("TS_START")
-    big = rng.randbytes(3000)
+    big = rng.randbytes(2900)
+    assert len(big) <= EQU["HS_AT"]
     m.load(0, big)
     assert m.run("TS_ADD", {1: 0, 2: len(big)}) == "OK"
     assert add(m, b"finished") == "OK"
@@ -93,3 +95,20 @@ def test_refusals(prog, regs):
     assert m.run(prog, regs) == "BAD_INPUT"
     assert bytes(m.mem[EQU["TS_AT"]:EQU["TS_AT"] + EQU["TS_BYTES"]]) == state
     assert digest(m) == hashlib.sha256(b"abc").digest()
+
+
+@pytest.mark.parametrize("n", [64, 65, 0x0100, 0xffff])
+def test_a_state_the_bus_wrote(n):
+    """The bus may write the state between programs: a block-begun length of 64 or more would have
+    TS_ADD and TS_HASH hash past the state, into the secret top. Both refuse it (BAD_INPUT) and write
+    nothing."""
+    m = model.Machine()
+    m.run("TS_START")
+    m.load(EQU["TS_AT"] + 36, n.to_bytes(2, "big"))
+    m.load(OUT, b"\x5a" * 32)
+    assert m.run("TS_HASH", {1: OUT}) == "BAD_INPUT"
+    assert bytes(m.mem[OUT:OUT + 32]) == b"\x5a" * 32
+    state = bytes(m.mem[EQU["TS_AT"]:EQU["TS_AT"] + EQU["TS_BYTES"]])
+    for data in (b"", b"x" * 70):
+        assert add(m, data) == "BAD_INPUT"
+        assert bytes(m.mem[EQU["TS_AT"]:EQU["TS_AT"] + EQU["TS_BYTES"]]) == state

@@ -395,6 +395,19 @@ async def programs(dut):
         await check(tb, m, "TS_HASH", {1: h_at}, f"TS_HASH after {n}")
         assert await tb.read(h_at, 32) == bytes(m.mem[h_at:h_at + 32])
         assert await tb.read(ts_at, 0x68) == bytes(m.mem[ts_at:ts_at + 0x68])
+    # The hellos: the first ClientHello (a random from the DRBG), a HelloVerifyRequest refused and
+    # one kept, the second ClientHello with its cookie; the handshake's state compared after each
+    hs_at, hvr_at = m.asm.equ["HS_AT"], 0x0700
+    for prog, regs, data in (("CLIENT_HELLO", {1: msg_at, 2: 0}, None),
+                             ("HELLO_VERIFY", {1: hvr_at, 2: hvr_at + 5}, b"\xfe\xfd\x03ab"),
+                             ("HELLO_VERIFY", {1: hvr_at, 2: hvr_at + 23}, b"\xfe\xfd\x14" + rng.randbytes(20)),
+                             ("CLIENT_HELLO", {1: msg_at, 2: 1}, None)):
+        if data:
+            await tb.load(hvr_at, data)
+            m.load(hvr_at, data)
+        v, _ = await check(tb, m, prog, regs, f"{prog} {regs}")
+        seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
+        assert await tb.read(hs_at, 0x48 + 0x68) == bytes(m.mem[hs_at:hs_at + 0x48 + 0x68])
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
@@ -403,7 +416,7 @@ async def programs(dut):
             "HMAC BAD_INPUT", "PRF BAD_INPUT", "ECDHE OK", "ECDHE INVALID_POINT", "ECDHE BAD_INPUT", "ECDHE NO_ENTROPY", "RANDOM NO_ENTROPY",
             "RANDOM OK", "DRBG_SEED OK", "DRBG_SEED BAD_INPUT", "MASTER OK", "KEYS OK", "KEYS BAD_INPUT",
             "FINISHED OK", "FINISHED BAD_FINISHED", "SIGN OK", "SIGN BAD_INPUT", "TS_ADD OK",
-            "TS_ADD BAD_INPUT"} <= set(seen), seen
+            "TS_ADD BAD_INPUT", "CLIENT_HELLO OK", "HELLO_VERIFY OK", "HELLO_VERIFY DECODE_ERROR"} <= set(seen), seen
 
 
 def signed(flip):

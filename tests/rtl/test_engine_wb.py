@@ -541,7 +541,8 @@ class Ctrl:
 @cocotb.test()
 async def ctrl_window_and_x509(dut):
     """The window written and read back word by word (back-to-back accesses included), but for its
-    secret top, which is written and never read (ERR.WIN_SECRET); range errors; X509_PARSE on a
+    secret top, which is never read and written only where the bus provisions (ERR.WIN_SECRET);
+    range errors; X509_PARSE on a
     certificate the `cryptography` package made: its spans, numbers and times."""
     tb = TB(dut, seed_of() + 4)
     await tb.reset()
@@ -553,8 +554,17 @@ async def ctrl_window_and_x509(dut):
     assert get(C, "CAPABILITIES", "SECRET_WORDS", await tb.read(CTRL + C["CAPABILITIES"][0])) * 4 == \
         ctrl_isa.MEM_BYTES - secret
     data = tb.rng.randbytes(ctrl_isa.MEM_BYTES)
-    await c.load(0, data)
+    await c.load(0, data[:secret])
     assert await c.err() == 0
+    # The secret top takes bus writes only at the DRBG's entropy input and the client's key (this
+    # one until a program runs): elsewhere a write is refused, WIN_ADDR left where it was.
+    rom = ctrl_asm.load()
+    for at, ok in ((rom.equ["ENT_AT"], 1), (rom.equ["ENT_AT"] + 124, 1), (rom.equ["CK_AT"], 1), (rom.equ["CK_AT"] + 28, 1),
+                   (secret, 0), (rom.equ["MS_AT"], 0), (rom.equ["ENT_AT"] - 4, 0), (rom.equ["DK_AT"], 0)):
+        await tb.write(CTRL + C["WIN_ADDR"][0], at)
+        await tb.write(CTRL + C["WIN_WDATA"][0], 0x12345678)
+        assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1 - ok, hex(at)
+        assert await tb.read(CTRL + C["WIN_ADDR"][0]) == at + 4 * ok
     assert await c.dump(0, secret) == data[:secret]
     at = 4 * tb.rng.randrange(secret // 4 - 8)
     assert await c.dump(at, 32) == data[at:at + 32]
@@ -821,13 +831,48 @@ async def ctrl_secrets(dut):
     assert await c.result() == "OK"
     assert len(seen) == 1 and seen.pop() == (bytes(32), 0, 0), "the SHA IP showed the controller's hashing"
     assert await tb.words(SHA + S["DIGEST"][0], 8) == bytes(32)
+    await tb.write(SHA + S["CTRL"][0], field(S, "CTRL", "HMAC", 1))          # an HMAC INIT with no key held:
+    await tb.sha_cmd("INIT")                                                  # refused, and the digest stays hidden
+    st = await tb.wait_status(SHA, S, "BUSY", 0)
+    assert get(S, "STATUS", "RESULT", st) == S["STATUS"][1]["RESULT"][2]["BAD_SEQ"]
+    assert await tb.words(SHA + S["DIGEST"][0], 8) == bytes(32) and get(S, "STATUS", "DIGEST_VALID", st) == 0
+    # The master secret is the programs' alone: a bus write there is refused (ERR.WIN_SECRET)
+    await c.load(rom.equ["MS_AT"], bytes(4))
+    assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1
+    # KEYS, with the CPU hammering SLOT_CMD LOAD (of a key of its own) on slot 2 all the while: a LOAD
+    # that lands between AESK's bytes is dropped (ERR.SLOT_DROPPED), so the slot ends with either the
+    # derived key or the CPU's whole, never a splice of the two (checked below by GCM with each)
+    mine_key = tb.rng.randbytes(16)
+    for i in range(4):
+        await tb.write(AES + A["KEY"][0] + 4 * i, int.from_bytes(mine_key[4 * i:4 * i + 4], "big"))
+    for i in range(4, 8):
+        await tb.write(AES + A["KEY"][0] + 4 * i, 0)
+    await tb.write(AES + A["CTRL"][0], field(A, "CTRL", "KEYLEN", 0))
+    await tb.write(AES + A["ERR"][0], 0xFFFFFFFF)
     await c.start("KEYS", {1: cr_at, 2: cr_at + 32, 3: 2, 4: 0, 5: ivs_at})
+    drops = 0
+    while get(C, "STATUS", "BUSY", await tb.read(CTRL + C["STATUS"][0])):
+        await tb.write(AES + A["SLOT_CMD"][0], field(A, "SLOT_CMD", "OP", "LOAD") | field(A, "SLOT_CMD", "IDX", 2))
+        if get(A, "ERR", "SLOT_DROPPED", await tb.read(AES + A["ERR"][0])):
+            drops += 1
+            await tb.write(AES + A["ERR"][0], 0xFFFFFFFF)
     assert await c.result() == "OK"
+    assert drops > 0, "no LOAD landed between AESK's bytes"
     ms = prf(pms, b"extended master secret" + h, 48)
     kb = prf(ms, b"key expansion" + sr + cr, 40)
     assert await c.dump(ivs_at, 8) == kb[32:]
     assert get(A, "SLOT_STATUS", "KEY_VALID", await tb.read(AES + A["SLOT_STATUS"][0])) == 0b0101
     nonce, aad, pt = kb[32:36] + tb.rng.randbytes(8), tb.rng.randbytes(13), tb.rng.randbytes(40)
+    for i in range(4):
+        await tb.write(AES + A["IV"][0] + 4 * i, int.from_bytes((nonce + b"\0\0\0\1")[4 * i:4 * i + 4], "big"))
+    await tb.write(AES + A["CTRL"][0], field(A, "CTRL", "MODE", "GCM") | field(A, "CTRL", "TAG_LEN", 16) |
+                   field(A, "CTRL", "USE_SLOT", 1) | field(A, "CTRL", "SLOT", 2))
+    await tb.aes_cmd("INIT")
+    assert await tb.aes_result() == 0
+    got = await tb.aes_gcm_rest(aad, pt)
+    assert got in (AESGCM(kb[:16]).encrypt(nonce, pt, aad), AESGCM(mine_key).encrypt(nonce, pt, aad))
+    await c.start("KEYS", {1: cr_at, 2: cr_at + 32, 3: 2, 4: 0, 5: ivs_at})   # (again, alone: the derived key)
+    assert await c.result() == "OK"
     for i in range(4):
         await tb.write(AES + A["IV"][0] + 4 * i, int.from_bytes((nonce + b"\0\0\0\1")[4 * i:4 * i + 4], "big"))
     await tb.write(AES + A["CTRL"][0], field(A, "CTRL", "MODE", "GCM") | field(A, "CTRL", "TAG_LEN", 16) |
@@ -847,7 +892,13 @@ async def ctrl_secrets(dut):
     # (RFC 6979) gives it; then with pk's G table made of 2G, refused (ENGINE) with nothing written.
     from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
     ck_at, sig_at, x = rom.equ["CK_AT"], 0x0500, tb.rng.randrange(1, p256.N)
-    await c.load(ck_at, x.to_bytes(32, "big"))
+    await c.load(ck_at, x.to_bytes(32, "big"))                    # programs ran since the last WIPE:
+    assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1        # the key's place takes no writes
+    await tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "WIPE"))
+    await tb.wait_status(CTRL, C, "BUSY", 0, limit=1000)
+    await tb.write(CTRL + C["INTR_STATE"][0], 1)
+    await c.load(ck_at, x.to_bytes(32, "big"))                    # after WIPE it does, once
+    assert get(C, "ERR", "WIN_SECRET", await c.err()) == 0
     await c.start("SIGN", {1: hash_at, 3: sig_at})
     assert await c.result(limit=600000) == "OK"
     r, s = decode_dss_signature(ec.derive_private_key(x, ec.SECP256R1()).sign(

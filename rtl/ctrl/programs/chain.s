@@ -5,14 +5,16 @@
 # state is a frame of 16-bit fields at FRAME.
 
 # Below X509_PARSE's record and times: the lower certificate's record, the digest, the frame, and
-# under them the handshake transcript's state (transcript.s), which lasts from program to program.
-# CHAIN_CHECK's inputs lie below CHAIN_TOP.
+# under them the handshake's state, which lasts from program to program: the transcript's
+# (transcript.s) and the hellos' (hello.s). CHAIN_CHECK's inputs lie below CHAIN_TOP.
 .equ REC_A REC-REC_BYTES
 .equ DIG REC_A-32
 .equ FRAME DIG-32
 .equ TS_BYTES 0x68
 .equ TS_AT FRAME-TS_BYTES
-.equ CHAIN_TOP TS_AT
+.equ HS_BYTES 0x48
+.equ HS_AT TS_AT-HS_BYTES
+.equ CHAIN_TOP HS_AT
 .equ NOW_MAX CHAIN_TOP-14           # the last place now's digits may start
 .equ MAX_CHAIN 4                    # certificates below the anchor (x509.h SE_X509_MAX_CHAIN)
 

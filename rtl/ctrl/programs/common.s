@@ -29,9 +29,10 @@ name_mismatch:
     ERR CERT_NAME
 
 # The window's secret top (isa.toml secret_bytes, from SECRET_BASE) is read by the programs made to
-# take secrets alone, each from its own fixed place (ECDHE: K_AT; the handshake's later). Every other
-# input and output a caller names must lie below it, so no program can be made to copy, hash, compare
-# or derive a public value from a secret.
+# take secrets alone, each from its own fixed place. Every other input and output a caller names
+# must lie below it, so no program can be made to copy, hash, compare or derive a public value from
+# a secret. The bus writes only ENT_AT's and CK_AT's bytes there (ctrl_wb.sv), CK_AT's only until a
+# program runs after reset or WIPE.
 # The secret top's places, from SECRET_BASE: +0x000 hmac.s's scratch (its pads, inner digest, A(i) and
 # block: 0xe0 bytes); then these.
 .equ K_AT SECRET_BASE+0x100         # ECDHE's private key k, 32 bytes: the bus writes it, never reads it
@@ -46,6 +47,7 @@ name_mismatch:
 .equ DV_AT SECRET_BASE+0x230        # its V, 32 bytes, then a byte for update's 0x00 or 0x01
 .equ DC_AT SECRET_BASE+0x252        # its generate count since the last seed, 2 bytes: 0 = no seed
 .equ ENT_AT SECRET_BASE+0x260       # entropy input, 32..64 bytes: the bus writes it; then the seed's other bytes
+.equ ENT_BYTES 0x80
 .equ CK_AT SECRET_BASE+0x2e0        # the client's signing key, 32 bytes: the bus writes it, never reads it
 
 # public: the span [r13, r14) is in order and below the secret top (BAD_INPUT otherwise).

@@ -50,7 +50,7 @@ seed_go:
     ADD r4, r7, r9
     CALL dupdate
     LDI r7, ENT_AT
-    LDI r8, ENT_MAX + ENT_MAX
+    LDI r8, ENT_BYTES
     CALL zero
     LDI t, DC_AT
     LDI r6, 1
@@ -158,7 +158,7 @@ dupdate_round:
     LDI r7, 1
     J dupdate_round
 dupdate_done:
-    RET
+    J wipe_scratch
 
 no_entropy:
     ERR NO_ENTROPY

@@ -41,8 +41,8 @@
 
 # prf: the PRF of the secret [p, e) (at most 64 bytes) over [r3, r4) into [r5, r5 + r6), the output
 # apart from the seed and both off the scratch: the handshake's programs call it on their secrets.
-# A(1) = HMAC(secret, seed), each block HMAC(secret, A(i) || seed), A(i + 1) = HMAC(secret, A(i)).
-# r5, r6 and r8..r15, t change.
+# A(1) = HMAC(secret, seed), each block HMAC(secret, A(i) || seed), A(i + 1) = HMAC(secret, A(i));
+# then the scratch is zeroes. r5..r15, t change.
 prf:
     CALL pads
     MOV a1, r3
@@ -74,6 +74,14 @@ prf_copy:
     CALL hmac2
     J prf_block
 prf_done:
+    J wipe_scratch
+
+# wipe_scratch: the scratch zeroes (the pads hold a key, the PRF's blocks its output): the end of
+# every use of a secret key (prf, drbg.s's dupdate). t, r7, r8 change.
+wipe_scratch:
+    LDI r7, PAD_I
+    LDI r8, SCRATCH_END - PAD_I
+    CALL zero
     RET
 
 # check_io: the key [r1, r2), the data [r3, r4) and the output [r5, r5 + r6), each in order and below

@@ -117,7 +117,8 @@ master_prf:
     CALL public_n
     LDI t, KF
     STH t, r3, 0
-    MOV r7, r2                      # (prf keeps r7)
+    STH t, r2, 2
+    MOV r7, r2
     MOV r10, r1
     LDI r3, LS_AT
     CMPI r7, 0
@@ -138,6 +139,7 @@ fin_seed:
     CALL prf
     LDI t, KF
     LDH r3, t, 0
+    LDH r7, t, 2
     LDI t, VD_AT
     LDI r6, 12
     CMPI r7, 0

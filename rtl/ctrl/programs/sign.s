@@ -6,7 +6,8 @@
 # program computes x(k G) again on pk's ladder from G itself and lets r || s out only if pk's r is
 # that. A table of the bus's making gives another r, and with RFC 6979's k fixed by (x, h), two
 # such signatures of one hash would give x away: so a wrong r is ENGINE and nothing is written.
-# The nonce's state, the seed (which holds x) and k are zeroed before the signature leaves.
+# The nonce's state, the seed (which holds x) and k are zeroed before the signature leaves, and
+# on every refusal after k was made.
 
 .equ RS_AT WORK                     # RFC 6979's HMAC_DRBG state (65 bytes)
 .equ SEED6979 WORK+0x48             # int2octets(x) || bits2octets(h), 64 bytes
@@ -61,7 +62,9 @@ sign_k:
     CALL zero                       # the nonce's state and its seed, x among it
     PKRUN pks, PK_PROG_ECDSA_SIGN
     J.z sign_r
-    CMPI pks, PK_ST_BAD_SCALAR
+    MOV r9, pks
+    CALL sign_wipe
+    CMPI r9, PK_ST_BAD_SCALAR
     J.z bad_input
     ERR ENGINE
 sign_r:
@@ -77,17 +80,31 @@ sign_r:
     LDI r8, 32
     CALL zero                       # k: used
     PKRUN pks, PK_PROG_ECSM
-    J.nz not_p256
+    J.nz sign_bad
     LDI t, CHK
     PKR PK_SLOT_RX, t
     LDI r7, SIG_AT
     MCMP r6, t, r7
-    J.nz not_p256
+    J.nz sign_bad
     LDI t, KF
     LDH r3, t, 0
     LDI r6, 64
     COPY r3, r7, r6
     END
+sign_bad:
+    CALL sign_wipe
+    ERR ENGINE
+
+# sign_wipe: k and the work space (the nonce's state, its seed, r || s) zeroes, for a signature
+# refused. t, r7, r8 change.
+sign_wipe:
+    LDI r7, K_AT
+    LDI r8, 32
+    CALL zero
+    LDI r7, WORK
+    LDI r8, WORK_USED
+    CALL zero
+    RET
 
 # reduce_n: the 32-byte number at r7 (public: a hash) less n if it is n or more. r8..r12, t change.
 reduce_n:

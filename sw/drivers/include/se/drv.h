@@ -161,11 +161,12 @@ se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30],
 
 /* ---- the protocol controller (rtl/ctrl, docs/regs/ctrl.md, its programs docs/regs/ctrl_ucode.md)
  * Its window is SE_CTRL_MEM_BYTES of RAM in the engine (se/hw/ctrl_ucode.h), whose top from
- * SE_CTRL_SECRET_BASE the bus writes but never reads back (the DRBG's entropy: SE_CTRL_ENT_AT). write
- * and read move n bytes at window address addr (4-byte aligned; the bytes after the last one in its
- * word are kept, but for a write into the secret top, which must be whole words); SE_ERR_BAD_INPUT
- * when addr is not aligned, the bytes do not fit the window, or a write ends in the secret top with a
- * part word; SE_ERR_BACKEND for a read in the secret top. run sets register
+ * SE_CTRL_SECRET_BASE the bus never reads back and writes only at SE_CTRL_ENT_AT (the DRBG's entropy)
+ * and SE_CTRL_CK_AT (the client's key, until a program runs after reset or WIPE). write and read move
+ * n bytes at window address addr (4-byte aligned; the bytes after the last one in its word are kept,
+ * but for a write into the secret top, which must be whole words); SE_ERR_BAD_INPUT when addr is not
+ * aligned, the bytes do not fit the window, or a write ends in the secret top with a part word;
+ * SE_ERR_BACKEND for a read in the secret top or a write there the controller refused. run sets register
  * i to regs[i] for every bit i of mask, runs program prog (SE_CTRL_PROG_*) and, once it stops,
  * gives its status code (SE_CTRL_ST_*) in *result, its output slots in out[0..15] (OUT i: a span's
  * or a number's window address in bits 15:0 and its bytes in 31:16, a register's value in 15:0)
