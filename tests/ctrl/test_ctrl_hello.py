@@ -1,13 +1,17 @@
-"""The ctrl engine's hellos (rtl/ctrl/programs/hello.s: CLIENT_HELLO, HELLO_VERIFY) on its Python
-model, against the software client itself: `se client --suites ccm8,gcm` sends its ClientHello to a
-UDP socket here, which answers with a HelloVerifyRequest built from RFC 6347 4.2.1 and takes the
-second ClientHello. The controller's two hellos must be byte for byte the client's but for the
-client random (the DRBG's: tests/drbg_model.py), and the transcript must start with the second one.
-HELLO_VERIFY's refusals (DECODE_ERROR) follow RFC 6347's layout and the software client's limit of
-a 32-byte cookie; they leave the state as it was."""
+"""The ctrl engine's hellos (rtl/ctrl/programs/hello.s: CLIENT_HELLO, HELLO_VERIFY, SERVER_HELLO) on
+its Python model, against the software client itself: `se client --suites ccm8,gcm` sends its
+ClientHello to a UDP socket here, which answers with a HelloVerifyRequest built from RFC 6347 4.2.1
+and takes the second ClientHello. The controller's two hellos must be byte for byte the client's
+but for the client random (the DRBG's: tests/drbg_model.py), and the transcript must start with the
+second one. HELLO_VERIFY's refusals (DECODE_ERROR) follow RFC 6347's layout and the software
+client's limit of a 32-byte cookie; they leave the state as it was. SERVER_HELLO is held to the
+client's verdict on the same ServerHello: the socket answers the client's hello with it, and the
+client's alert (or its silence, waiting for the server's Certificate) must be what the program's
+status names."""
 import hashlib
 import random
 import socket
+import struct
 import subprocess
 import sys
 
@@ -142,3 +146,94 @@ def test_a_cookie_length_the_bus_wrote(n):
     m = seeded(bytes(32))
     m.load(EQU["HS_AT"] + 32, bytes([n]))
     assert m.run("CLIENT_HELLO", {1: OUT, 2: 1}) == "BAD_INPUT"
+
+
+# ---- SERVER_HELLO against the software client's verdicts --------------------------------------
+ALERT = {"OK": None, "DECODE_ERROR": 50, "PROTOCOL_VERSION": 70, "ILLEGAL_PARAMETER": 47,
+         "UNSUPPORTED_EXTENSION": 110, "HANDSHAKE_FAILURE": 40}    # RFC 5246 7.2, RFC 6066
+
+
+def ext(etype, data):
+    return struct.pack(">HH", etype, len(data)) + data
+
+
+def server_hello(version=b"\xfe\xfd", sid=b"", suite=b"\xc0\xae", comp=b"\x00", exts=None, raw_exts=None):
+    """A ServerHello's body from RFC 5246 7.4.1.3 (extensions: RFC 7627, RFC 5746, RFC 8422)."""
+    if exts is None:
+        exts = [ext(23, b""), ext(0xff01, b"\x00"), ext(11, b"\x01\x00")]
+    body = version + bytes(range(32)) + bytes([len(sid)]) + sid + suite + comp
+    if raw_exts is not None:
+        return body + raw_exts
+    e = b"".join(exts)
+    return body + struct.pack(">H", len(e)) + e if exts != [] else body
+
+
+def sh_record(body):
+    msg = bytes([2]) + len(body).to_bytes(3, "big") + bytes(2) + bytes(3) + len(body).to_bytes(3, "big") + body
+    return bytes([22]) + b"\xfe\xfd" + bytes(8) + len(msg).to_bytes(2, "big") + msg
+
+
+def sw_verdict(pki, body):
+    """The software client's answer to a ServerHello with this body: its alert's description, or
+    None when it takes the hello (and waits for the server's Certificate)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        s.settimeout(20)
+        p = subprocess.Popen(client_args(s.getsockname()[1], pki, cert=(None, None),
+                                         extra=("--suites", "ccm8,gcm", "--timeout", "10", "--retransmit-ms", "5000")),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _, peer = s.recvfrom(4096)
+            s.sendto(sh_record(body), peer)
+            s.settimeout(0.7)
+            try:
+                data, _ = s.recvfrom(4096)
+            except socket.timeout:
+                return None
+            assert data[0] == 21 and len(data) == 15, data.hex()   # a plaintext alert (epoch 0)
+            return data[14]
+        finally:
+            p.kill()
+            p.wait()
+
+
+def server_hellos():
+    """Good ServerHellos and ones broken in every field the client checks, then random mutations."""
+    good = server_hello()
+    bodies = [good, server_hello(suite=b"\xc0\x2b"), server_hello(sid=bytes(32)), server_hello(sid=b"x"),
+              server_hello(exts=[ext(23, b"")]), server_hello(exts=[ext(11, b"\x02\x01\x00"), ext(23, b""), ext(23, b"")]),
+              server_hello(sid=bytes(33)), server_hello(version=b"\xfe\xff"), server_hello(version=b"\x03\x03"),
+              server_hello(suite=b"\xc0\x23"), server_hello(suite=b"\x00\x00"), server_hello(comp=b"\x01"),
+              server_hello(exts=[]), server_hello(exts=[ext(0xff01, b"\x00")]),
+              server_hello(exts=[ext(23, b"\x00")]), server_hello(exts=[ext(23, b""), ext(0xff01, b"\x01\x00")]),
+              server_hello(exts=[ext(23, b""), ext(0xff01, b"")]), server_hello(exts=[ext(23, b""), ext(0xff01, b"\x00\x00")]),
+              server_hello(exts=[ext(23, b""), ext(11, b"\x01\x01")]), server_hello(exts=[ext(23, b""), ext(11, b"\x00")]),
+              server_hello(exts=[ext(23, b""), ext(11, b"\x02\x00")]), server_hello(exts=[ext(23, b""), ext(11, b"")]),
+              server_hello(exts=[ext(23, b""), ext(22, b"")]), server_hello(exts=[ext(23, b""), ext(54, b"\x00")]),
+              server_hello(exts=[ext(23, b""), ext(0x01ff, b"")]), server_hello(exts=[ext(0xff02, b""), ext(23, b"")]),
+              server_hello(raw_exts=b"\x00"), server_hello(raw_exts=b"\x00\x05" + ext(23, b"")),
+              server_hello(raw_exts=b"\x00\x03" + ext(23, b"")), server_hello(raw_exts=b"\x00\x02\x00\x17"),
+              server_hello(raw_exts=b"\x00\x00"), server_hello(raw_exts=b"\x00\x04" + ext(23, b"") + b"\x00")]
+    bodies += [good[:n] for n in (0, 1, 2, 34, 35, 37, 38, 39, 40, len(good) - 1)]
+    rng = random.Random(5246)
+    for _ in range(16):
+        b = bytearray(good)
+        b[rng.choice((0, 1, 34, 35, 36, 37, 38, 39, 40, rng.randrange(len(b))))] ^= 1 << rng.randrange(8)
+        bodies.append(bytes(b))
+    return bodies
+
+
+def test_server_hello_as_the_software_client(tmp_path, tally):
+    pki = make_pki(tmp_path / "pki")
+    m = seeded(bytes(32))
+    seen = {}
+    for body in server_hellos():
+        m.load(HVR, body)
+        st = m.run("SERVER_HELLO", {1: HVR, 2: HVR + len(body)})
+        assert st in ALERT, st
+        assert sw_verdict(pki, body) == ALERT[st], (body.hex(), st)
+        if st == "OK":
+            assert bytes(m.mem[EQU["HS_AT"] + 68:EQU["HS_AT"] + 100]) == body[2:34]
+        seen[st] = seen.get(st, 0) + 1
+    assert set(seen) == set(ALERT), seen
+    tally("ctrl server_hello vs the software client", sum(seen.values()))

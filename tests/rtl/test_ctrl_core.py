@@ -407,7 +407,15 @@ async def programs(dut):
             m.load(hvr_at, data)
         v, _ = await check(tb, m, prog, regs, f"{prog} {regs}")
         seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
-        assert await tb.read(hs_at, 0x48 + 0x68) == bytes(m.mem[hs_at:hs_at + 0x48 + 0x68])
+        assert await tb.read(hs_at, 0x68 + 0x68) == bytes(m.mem[hs_at:hs_at + 0x68 + 0x68])
+    # SERVER_HELLO on the ServerHellos tests/ctrl/test_ctrl_hello.py holds to the software client
+    from ctrl.test_ctrl_hello import server_hellos
+    for body in server_hellos():
+        await tb.load(hvr_at, body)
+        m.load(hvr_at, body)
+        v, _ = await check(tb, m, "SERVER_HELLO", {1: hvr_at, 2: hvr_at + len(body)}, f"SERVER_HELLO {body.hex()}")
+        seen[f"SERVER_HELLO {v}"] = seen.get(f"SERVER_HELLO {v}", 0) + 1
+    assert await tb.read(hs_at, 0x68) == bytes(m.mem[hs_at:hs_at + 0x68])
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
@@ -416,7 +424,9 @@ async def programs(dut):
             "HMAC BAD_INPUT", "PRF BAD_INPUT", "ECDHE OK", "ECDHE INVALID_POINT", "ECDHE BAD_INPUT", "ECDHE NO_ENTROPY", "RANDOM NO_ENTROPY",
             "RANDOM OK", "DRBG_SEED OK", "DRBG_SEED BAD_INPUT", "MASTER OK", "KEYS OK", "KEYS BAD_INPUT",
             "FINISHED OK", "FINISHED BAD_FINISHED", "SIGN OK", "SIGN BAD_INPUT", "TS_ADD OK",
-            "TS_ADD BAD_INPUT", "CLIENT_HELLO OK", "HELLO_VERIFY OK", "HELLO_VERIFY DECODE_ERROR"} <= set(seen), seen
+            "TS_ADD BAD_INPUT", "CLIENT_HELLO OK", "HELLO_VERIFY OK", "HELLO_VERIFY DECODE_ERROR", "SERVER_HELLO OK",
+            "SERVER_HELLO DECODE_ERROR", "SERVER_HELLO PROTOCOL_VERSION", "SERVER_HELLO ILLEGAL_PARAMETER",
+            "SERVER_HELLO UNSUPPORTED_EXTENSION", "SERVER_HELLO HANDSHAKE_FAILURE"} <= set(seen), seen
 
 
 def signed(flip):

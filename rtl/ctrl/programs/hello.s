@@ -1,17 +1,21 @@
 # The hellos of the DTLS 1.2 client handshake (RFC 6347 4.2.1, RFC 5246 7.4.1.2), as the software
 # client builds and checks them (sw/proto/tls_hs.c): CLIENT_HELLO writes the ClientHello with its
 # DTLS handshake header, and starts the transcript with it; HELLO_VERIFY takes the cookie of the
-# server's HelloVerifyRequest for the second ClientHello. Their state, at HS_AT below the
-# transcript's, is public: the client random (the DRBG's) and the cookie.
+# server's HelloVerifyRequest for the second ClientHello; SERVER_HELLO checks the ServerHello with
+# the client's rules and alerts and keeps the server random. Their state, at HS_AT below the
+# transcript's, is public: the client random (the DRBG's), the cookie, the server random.
 
 .equ HS_CR 0                        # client_random, 32 bytes
 .equ HS_CLEN 32                     # the cookie's length, 1 byte (0: none)
 .equ HS_COOKIE 33                   # the cookie, up to 32 bytes (the software client's tls_ctx.h cookie[32])
+.equ HS_SR 68                      # server_random, 32 bytes
 .equ COOKIE_MAX 32
 .equ CH_FIXED 89                    # a ClientHello's bytes but the cookie: header 12, version 2, random 32,
                                     # session_id and cookie lengths 2, cipher_suites 6, the tail 35
 
 .const DTLS12 x"fefd"
+.const SUITE_CCM8 x"c0ae"
+.const SUITE_GCM x"c02b"
 # cipher_suites: TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8, TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256
 .const CH_SUITES x"0004c0aec02b"
 # compression_methods (null), then extensions, 31 bytes: supported_groups (secp256r1), ec_point_formats
@@ -115,5 +119,124 @@ ch_build:
     ADDI r7, t, HS_COOKIE
     COPY r7, r6, r4
     END
+# SERVER_HELLO: r1, r2 the body of a ServerHello (below the secret top and apart from the handshake's
+# state: BAD_INPUT otherwise), checked as the software client does (on_server_hello), in its order:
+# DECODE_ERROR for a body that does not parse (short, a session_id past 32 bytes, extensions that
+# do not fill it or are cut), PROTOCOL_VERSION unless DTLS 1.2, ILLEGAL_PARAMETER for a suite not
+# offered (CCM_8, GCM) or compression not null; then each extension in turn: extended_master_secret
+# (empty), renegotiation_info (empty renegotiated_connection, else HANDSHAKE_FAILURE), ec_point_formats
+# (a list that allows uncompressed, else ILLEGAL_PARAMETER), anything else UNSUPPORTED_EXTENSION; no
+# extended_master_secret is HANDSHAKE_FAILURE. OK keeps the server random.
+.entry SERVER_HELLO
+    MOV r13, r1
+    MOV r14, r2
+    CALL state_apart
+    SUB r3, r2, r1                  # the body's length
+    CMPI r3, 35
+    J.c decode_error
+    LDB r4, r1, 34                  # session_id's length
+    ADDI r5, r4, 38                 # version, random, session_id, cipher_suite, compression_method
+    CMP r3, r5
+    J.c decode_error
+    CMPI r4, 33
+    J.nc decode_error
+    ADD r6, r1, r5                  # the extensions, if any
+    CMP r6, r2
+    J.z sh_fields
+    SUB r7, r2, r6
+    CMPI r7, 2
+    J.c decode_error
+    LDH r8, r6, 0
+    ADDI r8, r8, 2
+    CMP r8, r7
+    J.nz decode_error
+sh_fields:
+    LDI r10, 2
+    MEQ r1, r10, DTLS12
+    J.nz protocol_version
+    ADD r11, r1, r4                 # cipher_suite at r11 + 35
+    ADDI r11, r11, 35
+    MEQ r11, r10, SUITE_CCM8
+    J.z sh_suite
+    MEQ r11, r10, SUITE_GCM
+    J.nz illegal_parameter
+sh_suite:
+    LDB r12, r11, 2
+    CMPI r12, 0
+    J.nz illegal_parameter
+    LDI r12, 0                      # extended_master_secret seen
+    CMP r6, r2
+    J.z sh_ext_done
+    ADDI r6, r6, 2
+sh_ext:
+    CMP r6, r2
+    J.z sh_ext_done
+    SUB r7, r2, r6
+    CMPI r7, 4
+    J.c decode_error
+    LDH r8, r6, 0                   # its type (and its bytes, for renegotiation_info's 0xff01)
+    LDB r14, r6, 0
+    LDB r15, r6, 1
+    LDH r9, r6, 2                   # its length
+    SUBI r7, r7, 4
+    CMP r7, r9
+    J.c decode_error
+    ADDI r10, r6, 4                 # its data
+    ADD r6, r10, r9                 # the next
+    CMPI r8, 23
+    J.z sh_ems
+    CMPI r8, 11
+    J.z sh_formats
+    CMPI r14, 0xff
+    J.nz unsupported_extension
+    CMPI r15, 0x01
+    J.nz unsupported_extension
+    CMPI r9, 1                      # renegotiation_info: renegotiated_connection<0..255>, empty
+    J.c decode_error
+    LDB r11, r10, 0
+    ADDI r11, r11, 1
+    CMP r11, r9
+    J.nz decode_error
+    CMPI r9, 1
+    J.nz handshake_failure
+    J sh_ext
+sh_ems:
+    CMPI r9, 0
+    J.nz decode_error
+    LDI r12, 1
+    J sh_ext
+sh_formats:                         # ec_point_formats: a list of at least one, filling the data
+    CMPI r9, 2
+    J.c decode_error
+    LDB r11, r10, 0
+    ADDI r11, r11, 1
+    CMP r11, r9
+    J.nz decode_error
+    ADDI r11, r10, 1
+sh_format:
+    CMP r11, r6
+    J.z illegal_parameter
+    LDB r13, r11, 0
+    CMPI r13, 0                     # uncompressed
+    J.z sh_ext
+    ADDI r11, r11, 1
+    J sh_format
+sh_ext_done:
+    CMPI r12, 0
+    J.z handshake_failure
+    ADDI r7, r1, 2
+    LDI r8, HS_AT + HS_SR
+    LDI r9, 32
+    COPY r8, r7, r9
+    END
+
 decode_error:
     ERR DECODE_ERROR
+protocol_version:
+    ERR PROTOCOL_VERSION
+illegal_parameter:
+    ERR ILLEGAL_PARAMETER
+unsupported_extension:
+    ERR UNSUPPORTED_EXTENSION
+handshake_failure:
+    ERR HANDSHAKE_FAILURE
