@@ -407,7 +407,7 @@ async def programs(dut):
             m.load(hvr_at, data)
         v, _ = await check(tb, m, prog, regs, f"{prog} {regs}")
         seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
-        assert await tb.read(hs_at, 0x68 + 0x68) == bytes(m.mem[hs_at:hs_at + 0x68 + 0x68])
+        assert await tb.read(hs_at, 0xa8 + 0x68) == bytes(m.mem[hs_at:hs_at + 0xa8 + 0x68])
     # SERVER_HELLO on the ServerHellos tests/ctrl/test_ctrl_hello.py holds to the software client
     from ctrl.test_ctrl_hello import server_hellos
     for body in server_hellos():
@@ -416,6 +416,23 @@ async def programs(dut):
         v, _ = await check(tb, m, "SERVER_HELLO", {1: hvr_at, 2: hvr_at + len(body)}, f"SERVER_HELLO {body.hex()}")
         seen[f"SERVER_HELLO {v}"] = seen.get(f"SERVER_HELLO {v}", 0) + 1
     assert await tb.read(hs_at, 0x68) == bytes(m.mem[hs_at:hs_at + 0x68])
+    # SERVER_KEY_EXCHANGE over the randoms the state holds: signed by a key of the `cryptography`
+    # package, by another one, with a point off the curve, another algorithm, a signature cut short
+    from ctrl.test_ctrl_ske import ske_body
+    from cryptography.hazmat.primitives.asymmetric import ec
+    key, other = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    pn = key.public_key().public_numbers()
+    cr, sr, key_at = bytes(m.mem[hs_at:hs_at + 32]), bytes(m.mem[hs_at + 68:hs_at + 100]), 0x0200
+    await tb.load(key_at, pn.x.to_bytes(32, "big") + pn.y.to_bytes(32, "big"))
+    m.load(key_at, pn.x.to_bytes(32, "big") + pn.y.to_bytes(32, "big"))
+    for body in (ske_body(key, cr, sr), ske_body(other, cr, sr), ske_body(key, cr, sr, point=b"\x04" + bytes(range(64))),
+                 ske_body(key, cr, sr, alg=b"\x04\x01"), ske_body(key, cr, sr)[:-1], ske_body(key, cr, sr)[:30]):
+        await tb.load(hvr_at, body)
+        m.load(hvr_at, body)
+        v, _ = await check(tb, m, "SERVER_KEY_EXCHANGE", {1: hvr_at, 2: hvr_at + len(body), 3: key_at},
+                           f"SERVER_KEY_EXCHANGE {body.hex()}")
+        seen[f"SERVER_KEY_EXCHANGE {v}"] = seen.get(f"SERVER_KEY_EXCHANGE {v}", 0) + 1
+        assert await tb.read(hs_at, 0xa8) == bytes(m.mem[hs_at:hs_at + 0xa8])
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
@@ -426,7 +443,9 @@ async def programs(dut):
             "FINISHED OK", "FINISHED BAD_FINISHED", "SIGN OK", "SIGN BAD_INPUT", "TS_ADD OK",
             "TS_ADD BAD_INPUT", "CLIENT_HELLO OK", "HELLO_VERIFY OK", "HELLO_VERIFY DECODE_ERROR", "SERVER_HELLO OK",
             "SERVER_HELLO DECODE_ERROR", "SERVER_HELLO PROTOCOL_VERSION", "SERVER_HELLO ILLEGAL_PARAMETER",
-            "SERVER_HELLO UNSUPPORTED_EXTENSION", "SERVER_HELLO HANDSHAKE_FAILURE"} <= set(seen), seen
+            "SERVER_HELLO UNSUPPORTED_EXTENSION", "SERVER_HELLO HANDSHAKE_FAILURE", "SERVER_KEY_EXCHANGE OK",
+            "SERVER_KEY_EXCHANGE DECRYPT_ERROR", "SERVER_KEY_EXCHANGE ILLEGAL_PARAMETER",
+            "SERVER_KEY_EXCHANGE DECODE_ERROR"} <= set(seen), seen
 
 
 def signed(flip):

@@ -9,6 +9,7 @@
 .equ HS_CLEN 32                     # the cookie's length, 1 byte (0: none)
 .equ HS_COOKIE 33                   # the cookie, up to 32 bytes (the software client's tls_ctx.h cookie[32])
 .equ HS_SR 68                      # server_random, 32 bytes
+.equ HS_SP 100                      # the server's ECDHE point x || y, 64 bytes (SERVER_KEY_EXCHANGE)
 .equ COOKIE_MAX 32
 .equ CH_FIXED 89                    # a ClientHello's bytes but the cookie: header 12, version 2, random 32,
                                     # session_id and cookie lengths 2, cipher_suites 6, the tail 35

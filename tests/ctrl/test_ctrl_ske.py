@@ -1,0 +1,148 @@
+"""The ctrl engine's SERVER_KEY_EXCHANGE (rtl/ctrl/programs/ske.s) on its Python model, held to the
+software client's verdicts: a socket of the test plays the server, answering `se client`'s
+ClientHello with a flight of ServerHello, Certificate (the `se certs` server's chain) and a
+ServerKeyExchange signed with the server's key by the `cryptography` package over the client's
+random (RFC 8422 5.4), good or broken in one of the fields the client checks. The client's alert, or
+its silence as it waits for the rest of the flight, must be what the program's status names, with
+the model given the same randoms and the leaf's key; OK keeps the server's point."""
+import random
+import socket
+import struct
+import subprocess
+import sys
+
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+
+from ctrl.test_ctrl_hello import ALERT, HVR, seeded, server_hello
+from proto.pki import der, make_pki
+from proto.test_collector import client_args
+from se_cli import ROOT
+
+sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
+import ctrl_asm as asm  # noqa: E402
+
+EQU = asm.load().equ
+ALERTS = {**ALERT, "DECRYPT_ERROR": 51}
+KEY_AT, SKE_AT = 0x0200, 0x0400
+
+
+def record(seq, mtype, mseq, body):
+    msg = bytes([mtype]) + len(body).to_bytes(3, "big") + mseq.to_bytes(2, "big") + bytes(3) + len(body).to_bytes(3, "big") + body
+    return bytes([22]) + b"\xfe\xfd" + bytes(2) + seq.to_bytes(6, "big") + len(msg).to_bytes(2, "big") + msg
+
+
+def ske_body(key, cr, sr, point=None, curve=b"\x03\x00\x17", alg=b"\x04\x03", sig=None, edit=None):
+    """A ServerKeyExchange's body (RFC 8422 5.4): ECParameters, the point, the signature over
+    client_random || server_random || params; `edit` changes the signature's DER before it goes in."""
+    if point is None:
+        pub = ec.generate_private_key(ec.SECP256R1()).public_key()
+        point = pub.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    params = curve + bytes([len(point)]) + point
+    if sig is None:
+        sig = key.sign(cr + sr + params, ec.ECDSA(hashes.SHA256()))
+    if edit:
+        sig = edit(sig)
+    return params + alg + struct.pack(">H", len(sig)) + sig
+
+
+def sw_verdicts(pki, make_bodies):
+    """The software client's answer to a flight whose ServerKeyExchange is make_bodies(client_random)[i]:
+    its alert's description, or None (it waits for the rest of the flight)."""
+    out, bodies, i = [], None, 0
+    chain = der(pki.server_pem)
+    cert = (len(chain) + 3).to_bytes(3, "big") + len(chain).to_bytes(3, "big") + chain
+    while bodies is None or i < len(bodies):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.bind(("127.0.0.1", 0))
+            s.settimeout(20)
+            p = subprocess.Popen(client_args(s.getsockname()[1], pki, cert=(None, None),
+                                             extra=("--suites", "ccm8,gcm", "--timeout", "10", "--retransmit-ms", "5000")),
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                hello, peer = s.recvfrom(4096)
+                cr = hello[13 + 12 + 2:13 + 12 + 34]
+                if bodies is None:
+                    bodies = make_bodies(cr)
+                flight = record(0, 2, 0, server_hello()) + record(1, 11, 1, cert) + record(2, 12, 2, bodies[i](cr))
+                s.sendto(flight, peer)
+                s.settimeout(1.0)
+                try:
+                    data, _ = s.recvfrom(4096)
+                    assert data[0] == 21 and len(data) == 15, data.hex()
+                    out.append(data[14])
+                except socket.timeout:
+                    out.append(None)
+            finally:
+                p.kill()
+                p.wait()
+        i += 1
+    return out
+
+
+def test_ske_as_the_software_client(tmp_path, tally):
+    pki = make_pki(tmp_path / "pki")
+    key = serialization.load_pem_private_key(pki.server_key.read_bytes(), None)
+    n = key.public_key().public_numbers()
+    leaf = n.x.to_bytes(32, "big") + n.y.to_bytes(32, "big")
+    sr = server_hello()[2:34]
+    rng = random.Random(8422)
+    other = ec.generate_private_key(ec.SECP256R1())
+
+    def flip(i):
+        return lambda sig: sig[:i] + bytes([sig[i] ^ 1]) + sig[i + 1:]
+
+    def low_s(sig):   # the same signature with s replaced by n - s: valid too
+        r, s = decode_dss_signature(sig)
+        return encode_dss_signature(r, 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551 - s)
+
+    cases = [
+        lambda cr: ske_body(key, cr, sr), lambda cr: ske_body(key, cr, sr, edit=low_s),
+        lambda cr: ske_body(key, cr, sr)[:3], lambda cr: ske_body(key, cr, sr)[:40], lambda cr: ske_body(key, cr, sr)[:70],
+        lambda cr: ske_body(key, cr, sr)[:72], lambda cr: ske_body(key, cr, sr) + b"\0",
+        lambda cr: ske_body(key, cr, sr, curve=b"\x03\x00\x18"), lambda cr: ske_body(key, cr, sr, curve=b"\x01\x00\x17"),
+        lambda cr: ske_body(key, cr, sr, point=b"\x04" + bytes(63)), lambda cr: ske_body(key, cr, sr, point=b"\x02" + bytes(64)),
+        lambda cr: ske_body(key, cr, sr, point=b"\x04" + bytes(range(64))),
+        lambda cr: ske_body(key, cr, sr, alg=b"\x04\x01"), lambda cr: ske_body(key, cr, sr, alg=b"\x05\x03"),
+        lambda cr: ske_body(other, cr, sr), lambda cr: ske_body(key, cr, sr, edit=flip(10)),
+        lambda cr: ske_body(key, cr, sr, edit=flip(0)), lambda cr: ske_body(key, cr, sr, edit=flip(1)),
+        lambda cr: ske_body(key, cr, sr, edit=flip(2)), lambda cr: ske_body(key, cr, sr, edit=flip(3)),
+        lambda cr: ske_body(key, cr, sr, edit=lambda s: s + b"\0"), lambda cr: ske_body(key, cr, sr, edit=lambda s: s[:-1]),
+        lambda cr: ske_body(key, cr, sr, sig=b"\x30\x06\x02\x01\x00\x02\x01\x01"),
+        lambda cr: ske_body(key, cr, sr, sig=b"\x30\x07\x02\x02\x00\x01\x02\x01\x01"),
+        lambda cr: ske_body(key, cr, sr, sig=b"\x30\x06\x02\x01\x81\x02\x01\x01"),
+        lambda cr: ske_body(key, cr, sr, sig=b"\x30\x81\x06\x02\x01\x01\x02\x01\x01"),
+        lambda cr: ske_body(key, cr, sr, sig=b"\x30\x26\x02\x21" + bytes([1]) * 33 + b"\x02\x01\x01"),
+        lambda cr: ske_body(key, cr, sr, sig=b""),
+    ]
+    for _ in range(6):
+        i = rng.randrange(4, 80)
+        cases.append(lambda cr, i=i: (lambda b: b[:i] + bytes([b[i] ^ 0x40]) + b[i + 1:])(ske_body(key, cr, sr)))
+    # the same bodies on both sides: fix the point and the randomized signatures by the client random
+    made = {}
+
+    def body(k):
+        def make(cr):
+            if (k, cr) not in made:
+                made[(k, cr)] = cases[k](cr)
+            return made[(k, cr)]
+        return make
+    got = sw_verdicts(pki, lambda cr: [body(k) for k in range(len(cases))])
+    seen = {}
+    assert len(made) == len(cases) == len(got)
+    for (k, cr), b in sorted(made.items()):
+        m = seeded(bytes(32))
+        m.load(EQU["HS_AT"], cr)
+        m.load(HVR, server_hello())
+        assert m.run("SERVER_HELLO", {1: HVR, 2: HVR + len(server_hello())}) == "OK"
+        m.load(KEY_AT, leaf)
+        m.load(SKE_AT, b)
+        st = m.run("SERVER_KEY_EXCHANGE", {1: SKE_AT, 2: SKE_AT + len(b), 3: KEY_AT})
+        assert st in ALERTS, st
+        assert got[k] == ALERTS[st], (k, b.hex(), st, got[k])
+        if st == "OK":
+            assert bytes(m.mem[EQU["HS_AT"] + 100:EQU["HS_AT"] + 164]) == b[5:69]
+        seen[st] = seen.get(st, 0) + 1
+    assert {"OK", "DECODE_ERROR", "ILLEGAL_PARAMETER", "DECRYPT_ERROR"} <= set(seen) and seen["OK"] >= 2, seen
+    tally("ctrl server_key_exchange vs the software client", len(made))
