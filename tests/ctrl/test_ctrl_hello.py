@@ -173,23 +173,29 @@ def sh_record(body):
     return bytes([22]) + b"\xfe\xfd" + bytes(8) + len(msg).to_bytes(2, "big") + msg
 
 
-def sw_verdict(pki, body):
-    """The software client's answer to a ServerHello with this body: its alert's description, or
-    None when it takes the hello (and waits for the server's Certificate)."""
+def sw_answer(pki, reply, client_cert=False, flight=False):
+    """Runs `se client` (with node-1's certificate if client_cert) against a socket here: reply(its
+    ClientHello datagram) is the datagram the socket sends back. The client's answer: its alert's
+    description, or None when it says nothing within 0.7 s (it took what it got and waits for more),
+    or with `flight`, when it sends its second flight: ("flight", whether its Certificate message
+    carries a chain)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.bind(("127.0.0.1", 0))
         s.settimeout(20)
-        p = subprocess.Popen(client_args(s.getsockname()[1], pki, cert=(None, None),
+        p = subprocess.Popen(client_args(s.getsockname()[1], pki, cert=None if client_cert else (None, None),
                                          extra=("--suites", "ccm8,gcm", "--timeout", "10", "--retransmit-ms", "5000")),
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            _, peer = s.recvfrom(4096)
-            s.sendto(sh_record(body), peer)
+            hello, peer = s.recvfrom(4096)
+            s.sendto(reply(hello), peer)
             s.settimeout(0.7)
             try:
                 data, _ = s.recvfrom(4096)
             except socket.timeout:
                 return None
+            if flight and data[0] == 22:
+                assert data[13] == 11, data[:40].hex()   # the flight's first message: Certificate
+                return "flight", data[13 + 12:13 + 15] != bytes(3)
             assert data[0] == 21 and len(data) == 15, data.hex()   # a plaintext alert (epoch 0)
             return data[14]
         finally:
@@ -231,7 +237,7 @@ def test_server_hello_as_the_software_client(tmp_path, tally):
         m.load(HVR, body)
         st = m.run("SERVER_HELLO", {1: HVR, 2: HVR + len(body)})
         assert st in ALERT, st
-        assert sw_verdict(pki, body) == ALERT[st], (body.hex(), st)
+        assert sw_answer(pki, lambda hello: sh_record(body)) == ALERT[st], (body.hex(), st)
         if st == "OK":
             assert bytes(m.mem[EQU["HS_AT"] + 68:EQU["HS_AT"] + 100]) == body[2:34]
         seen[st] = seen.get(st, 0) + 1

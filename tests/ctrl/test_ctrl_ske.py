@@ -6,18 +6,15 @@ random (RFC 8422 5.4), good or broken in one of the fields the client checks. Th
 its silence as it waits for the rest of the flight, must be what the program's status names, with
 the model given the same randoms and the leaf's key; OK keeps the server's point."""
 import random
-import socket
 import struct
-import subprocess
 import sys
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
-from ctrl.test_ctrl_hello import ALERT, HVR, seeded, server_hello
+from ctrl.test_ctrl_hello import ALERT, HVR, seeded, server_hello, sw_answer
 from proto.pki import der, make_pki
-from proto.test_collector import client_args
 from se_cli import ROOT
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
@@ -47,38 +44,23 @@ def ske_body(key, cr, sr, point=None, curve=b"\x03\x00\x17", alg=b"\x04\x03", si
     return params + alg + struct.pack(">H", len(sig)) + sig
 
 
-def sw_verdicts(pki, make_bodies):
-    """The software client's answer to a flight whose ServerKeyExchange is make_bodies(client_random)[i]:
-    its alert's description, or None (it waits for the rest of the flight)."""
-    out, bodies, i = [], None, 0
+def sw_verdicts(pki, cases):
+    """The software client's answer to a flight of ServerHello, Certificate and the ServerKeyExchange
+    cases[i](client_random) for each i (tests/ctrl/test_ctrl_hello.py sw_answer), and what was sent:
+    (the client random, the body)."""
     chain = der(pki.server_pem)
     cert = (len(chain) + 3).to_bytes(3, "big") + len(chain).to_bytes(3, "big") + chain
-    while bodies is None or i < len(bodies):
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.bind(("127.0.0.1", 0))
-            s.settimeout(20)
-            p = subprocess.Popen(client_args(s.getsockname()[1], pki, cert=(None, None),
-                                             extra=("--suites", "ccm8,gcm", "--timeout", "10", "--retransmit-ms", "5000")),
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            try:
-                hello, peer = s.recvfrom(4096)
-                cr = hello[13 + 12 + 2:13 + 12 + 34]
-                if bodies is None:
-                    bodies = make_bodies(cr)
-                flight = record(0, 2, 0, server_hello()) + record(1, 11, 1, cert) + record(2, 12, 2, bodies[i](cr))
-                s.sendto(flight, peer)
-                s.settimeout(1.0)
-                try:
-                    data, _ = s.recvfrom(4096)
-                    assert data[0] == 21 and len(data) == 15, data.hex()
-                    out.append(data[14])
-                except socket.timeout:
-                    out.append(None)
-            finally:
-                p.kill()
-                p.wait()
-        i += 1
-    return out
+    got, sent = [], []
+
+    def flight(case):
+        def reply(hello):
+            cr = hello[13 + 12 + 2:13 + 12 + 34]
+            sent.append((cr, case(cr)))
+            return record(0, 2, 0, server_hello()) + record(1, 11, 1, cert) + record(2, 12, 2, sent[-1][1])
+        return reply
+    for case in cases:
+        got.append(sw_answer(pki, flight(case)))
+    return got, sent
 
 
 def test_ske_as_the_software_client(tmp_path, tally):
@@ -119,19 +101,10 @@ def test_ske_as_the_software_client(tmp_path, tally):
     for _ in range(6):
         i = rng.randrange(4, 80)
         cases.append(lambda cr, i=i: (lambda b: b[:i] + bytes([b[i] ^ 0x40]) + b[i + 1:])(ske_body(key, cr, sr)))
-    # the same bodies on both sides: fix the point and the randomized signatures by the client random
-    made = {}
-
-    def body(k):
-        def make(cr):
-            if (k, cr) not in made:
-                made[(k, cr)] = cases[k](cr)
-            return made[(k, cr)]
-        return make
-    got = sw_verdicts(pki, lambda cr: [body(k) for k in range(len(cases))])
+    got, sent = sw_verdicts(pki, cases)
     seen = {}
-    assert len(made) == len(cases) == len(got)
-    for (k, cr), b in sorted(made.items()):
+    assert len(got) == len(sent) == len(cases)
+    for k, (cr, b) in enumerate(sent):
         m = seeded(bytes(32))
         m.load(EQU["HS_AT"], cr)
         m.load(HVR, server_hello())
@@ -145,4 +118,43 @@ def test_ske_as_the_software_client(tmp_path, tally):
             assert bytes(m.mem[EQU["HS_AT"] + 100:EQU["HS_AT"] + 164]) == b[5:69]
         seen[st] = seen.get(st, 0) + 1
     assert {"OK", "DECODE_ERROR", "ILLEGAL_PARAMETER", "DECRYPT_ERROR"} <= set(seen) and seen["OK"] >= 2, seen
-    tally("ctrl server_key_exchange vs the software client", len(made))
+    tally("ctrl server_key_exchange vs the software client", len(sent))
+
+
+def cert_request(types=b"\x40", algs=b"\x04\x03", cas=b""):
+    """A CertificateRequest's body (RFC 5246 7.4.4)."""
+    return bytes([len(types)]) + types + struct.pack(">H", len(algs)) + algs + struct.pack(">H", len(cas)) + cas
+
+
+def test_certificate_request_as_the_software_client(tmp_path, tally):
+    """CERTIFICATE_REQUEST against the software client (with a certificate of its own): after
+    ServerHello, Certificate, a good ServerKeyExchange, the request and ServerHelloDone, the client
+    either alerts (decode_error) or sends its flight, whose Certificate carries its chain exactly when
+    the program's verdict says one of ours fits (3), and an empty list when it is only asked for (1)."""
+    pki = make_pki(tmp_path / "pki")
+    key = serialization.load_pem_private_key(pki.server_key.read_bytes(), None)
+    sr = server_hello()[2:34]
+    chain = der(pki.server_pem)
+    cert = (len(chain) + 3).to_bytes(3, "big") + len(chain).to_bytes(3, "big") + chain
+    bodies = [cert_request(), cert_request(types=b"\x01\x40", algs=b"\x04\x01\x04\x03\x00"), cert_request(types=b"\x01"),
+              cert_request(algs=b"\x04\x01"), cert_request(types=b"", algs=b""), cert_request(cas=b"\x00\x03abc"),
+              cert_request(algs=b"\x03\x04\x03"), cert_request()[:-1], cert_request() + b"\x00", b"", b"\x05\x40",
+              b"\x01\x40\x00\x04\x04\x03", b"\x01\x40\x00\x02\x04\x03\x00\x05ab"]
+    got = []
+    for body in bodies:
+        def reply(hello, body=body):
+            cr = hello[13 + 12 + 2:13 + 12 + 34]
+            return (record(0, 2, 0, server_hello()) + record(1, 11, 1, cert) + record(2, 12, 2, ske_body(key, cr, sr)) +
+                    record(3, 13, 3, body) + record(4, 14, 4, b""))
+        got.append(sw_answer(pki, reply, client_cert=True, flight=True))
+    for body, verdict in zip(bodies, got):
+        m = seeded(bytes(32))
+        m.load(SKE_AT, body)
+        st = m.run("CERTIFICATE_REQUEST", {1: SKE_AT, 2: SKE_AT + len(body)})
+        if st == "OK":
+            own = m.mem[EQU["HS_AT"] + 164]
+            assert verdict == ("flight", own == 3), (body.hex(), own, verdict)
+        else:
+            assert (st, verdict) == ("DECODE_ERROR", 50), (body.hex(), st, verdict)
+    assert {v[1] for v in got if isinstance(v, tuple)} == {True, False} and 50 in got, got
+    tally("ctrl certificate_request vs the software client", len(bodies))

@@ -433,6 +433,14 @@ async def programs(dut):
                            f"SERVER_KEY_EXCHANGE {body.hex()}")
         seen[f"SERVER_KEY_EXCHANGE {v}"] = seen.get(f"SERVER_KEY_EXCHANGE {v}", 0) + 1
         assert await tb.read(hs_at, 0xa8) == bytes(m.mem[hs_at:hs_at + 0xa8])
+    # CERTIFICATE_REQUEST: ours fits, only asked for, cut short
+    from ctrl.test_ctrl_ske import cert_request
+    for body in (cert_request(), cert_request(types=b"\x01\x02", algs=b"\x04\x01\x04\x03\x00"), cert_request()[:-1]):
+        await tb.load(hvr_at, body)
+        m.load(hvr_at, body)
+        v, _ = await check(tb, m, "CERTIFICATE_REQUEST", {1: hvr_at, 2: hvr_at + len(body)}, f"CERTIFICATE_REQUEST {body.hex()}")
+        seen[f"CERTIFICATE_REQUEST {v}"] = seen.get(f"CERTIFICATE_REQUEST {v}", 0) + 1
+        assert await tb.read(hs_at, 0xa8) == bytes(m.mem[hs_at:hs_at + 0xa8])
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
@@ -445,7 +453,7 @@ async def programs(dut):
             "SERVER_HELLO DECODE_ERROR", "SERVER_HELLO PROTOCOL_VERSION", "SERVER_HELLO ILLEGAL_PARAMETER",
             "SERVER_HELLO UNSUPPORTED_EXTENSION", "SERVER_HELLO HANDSHAKE_FAILURE", "SERVER_KEY_EXCHANGE OK",
             "SERVER_KEY_EXCHANGE DECRYPT_ERROR", "SERVER_KEY_EXCHANGE ILLEGAL_PARAMETER",
-            "SERVER_KEY_EXCHANGE DECODE_ERROR"} <= set(seen), seen
+            "SERVER_KEY_EXCHANGE DECODE_ERROR", "CERTIFICATE_REQUEST OK", "CERTIFICATE_REQUEST DECODE_ERROR"} <= set(seen), seen
 
 
 def signed(flip):
