@@ -229,9 +229,10 @@ module ctrl_wb (
   // ---- the window: the core's byte port while it runs, the bus's word port while it is idle ------
   // A bus access to the window is in range when WIN_ADDR is aligned and inside it; a read, when it
   // is below the secret top too; a write, when it is below the secret top or in one of its two
-  // places the bus provisions: the DRBG's entropy input (ENT_AT) and the client's key (CK_AT, until
-  // a program runs after reset or WIPE: ck_lock_q). The rest of the secret top is the programs'
-  // alone, so the bus can neither read a secret nor change part of one and watch a program's output.
+  // places the bus provisions: the DRBG's entropy input (ENT_AT) and the client's key (CK_AT, from a
+  // WIPE until a program runs: ck_lock_q, set out of reset too, since a reset leaves the window as it
+  // was). The rest of the secret top is the programs' alone, so the bus can neither read a secret nor
+  // change part of one and watch a program's output.
   localparam logic [Ww:0] EntLo = (Ww+1)'(ctrl_pkg::EntAt / 4), EntHi = (Ww+1)'((ctrl_pkg::EntAt + ctrl_pkg::EntBytes) / 4),
                           CkLo = (Ww+1)'(ctrl_pkg::CkAt / 4), CkHi = (Ww+1)'((ctrl_pkg::CkAt + ctrl_pkg::CkBytes) / 4);
   logic win_ok, win_secret, win_wr, win_rd, win_prov, ck_lock_q;
@@ -244,7 +245,7 @@ module ctrl_wb (
   assign win_wr = reg2hw.win_wdata.wr && idle && win_ok && (!win_secret || win_prov);
   assign win_rd = reg2hw.win_rdata.rd && idle && win_ok && !win_secret;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ck_lock_q <= 1'b0;
+    if (!rst_ni) ck_lock_q <= 1'b1;
     else if (wipe_start) ck_lock_q <= 1'b0;
     else if (start) ck_lock_q <= 1'b1;
   end

@@ -557,10 +557,17 @@ async def ctrl_window_and_x509(dut):
     await c.load(0, data[:secret])
     assert await c.err() == 0
     # The secret top takes bus writes only at the DRBG's entropy input and the client's key (this
-    # one until a program runs): elsewhere a write is refused, WIN_ADDR left where it was.
+    # one from a WIPE until a program runs; not out of reset, which leaves the window as it was):
+    # elsewhere a write is refused, WIN_ADDR left where it was.
     rom = ctrl_asm.load()
-    for at, ok in ((rom.equ["ENT_AT"], 1), (rom.equ["ENT_AT"] + 124, 1), (rom.equ["CK_AT"], 1), (rom.equ["CK_AT"] + 28, 1),
-                   (secret, 0), (rom.equ["MS_AT"], 0), (rom.equ["ENT_AT"] - 4, 0), (rom.equ["DK_AT"], 0)):
+    for at, ok in ((rom.equ["ENT_AT"], 1), (rom.equ["ENT_AT"] + 124, 1), (rom.equ["CK_AT"], 0), (secret, 0), (rom.equ["MS_AT"], 0),
+                   (rom.equ["ENT_AT"] - 4, 0), (rom.equ["DK_AT"], 0), ("wipe", 0), (rom.equ["CK_AT"], 1),
+                   (rom.equ["CK_AT"] + 28, 1)):
+        if at == "wipe":
+            await tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "WIPE"))
+            await tb.wait_status(CTRL, C, "BUSY", 0, limit=1000)
+            await tb.write(CTRL + C["INTR_STATE"][0], 1)
+            continue
         await tb.write(CTRL + C["WIN_ADDR"][0], at)
         await tb.write(CTRL + C["WIN_WDATA"][0], 0x12345678)
         assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1 - ok, hex(at)

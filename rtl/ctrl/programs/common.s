@@ -31,8 +31,8 @@ name_mismatch:
 # The window's secret top (isa.toml secret_bytes, from SECRET_BASE) is read by the programs made to
 # take secrets alone, each from its own fixed place. Every other input and output a caller names
 # must lie below it, so no program can be made to copy, hash, compare or derive a public value from
-# a secret. The bus writes only ENT_AT's and CK_AT's bytes there (ctrl_wb.sv), CK_AT's only until a
-# program runs after reset or WIPE.
+# a secret. The bus writes only ENT_AT's and CK_AT's bytes there (ctrl_wb.sv), CK_AT's only from a
+# WIPE until a program runs.
 # The secret top's places, from SECRET_BASE: +0x000 hmac.s's scratch (its pads, inner digest, A(i) and
 # block: 0xe0 bytes); then these.
 .equ K_AT SECRET_BASE+0x100         # ECDHE's private key k, 32 bytes: the bus writes it, never reads it

@@ -162,7 +162,7 @@ se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30],
 /* ---- the protocol controller (rtl/ctrl, docs/regs/ctrl.md, its programs docs/regs/ctrl_ucode.md)
  * Its window is SE_CTRL_MEM_BYTES of RAM in the engine (se/hw/ctrl_ucode.h), whose top from
  * SE_CTRL_SECRET_BASE the bus never reads back and writes only at SE_CTRL_ENT_AT (the DRBG's entropy)
- * and SE_CTRL_CK_AT (the client's key, until a program runs after reset or WIPE). write and read move
+ * and SE_CTRL_CK_AT (the client's key, from a WIPE until a program runs). write and read move
  * n bytes at window address addr (4-byte aligned; the bytes after the last one in its word are kept,
  * but for a write into the secret top, which must be whole words); SE_ERR_BAD_INPUT when addr is not
  * aligned, the bytes do not fit the window, or a write ends in the secret top with a part word;
