@@ -528,6 +528,12 @@ class Ctrl:
         await self.tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "START") |
                             field(C, "CMD", "PROG", self.prog.get(prog, prog)))
 
+    async def wipe(self):
+        """CMD WIPE, waited for, its DONE cleared."""
+        await self.tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "WIPE"))
+        await self.tb.wait_status(CTRL, C, "BUSY", 0, limit=1000)
+        await self.tb.write(CTRL + C["INTR_STATE"][0], 1)
+
     async def result(self, limit=20000):
         st = await self.tb.wait_status(CTRL, C, "BUSY", 0, limit=limit)
         return {v: k for k, v in ctrl_isa.STATUS.items()}[get(C, "STATUS", "RESULT", st)]
@@ -564,9 +570,7 @@ async def ctrl_window_and_x509(dut):
                    (rom.equ["ENT_AT"] - 4, 0), (rom.equ["DK_AT"], 0), ("wipe", 0), (rom.equ["CK_AT"], 1),
                    (rom.equ["CK_AT"] + 28, 1)):
         if at == "wipe":
-            await tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "WIPE"))
-            await tb.wait_status(CTRL, C, "BUSY", 0, limit=1000)
-            await tb.write(CTRL + C["INTR_STATE"][0], 1)
+            await c.wipe()
             continue
         await tb.write(CTRL + C["WIN_ADDR"][0], at)
         await tb.write(CTRL + C["WIN_WDATA"][0], 0x12345678)
@@ -897,9 +901,7 @@ async def ctrl_secrets(dut):
     ck_at, sig_at, x = rom.equ["CK_AT"], 0x0500, tb.rng.randrange(1, p256.N)
     await c.load(ck_at, x.to_bytes(32, "big"))                    # programs ran since the last WIPE:
     assert get(C, "ERR", "WIN_SECRET", await c.err()) == 1        # the key's place takes no writes
-    await tb.write(CTRL + C["CMD"][0], field(C, "CMD", "OP", "WIPE"))
-    await tb.wait_status(CTRL, C, "BUSY", 0, limit=1000)
-    await tb.write(CTRL + C["INTR_STATE"][0], 1)
+    await c.wipe()
     await c.load(ck_at, x.to_bytes(32, "big"))                    # after WIPE it does, once
     assert get(C, "ERR", "WIN_SECRET", await c.err()) == 0
     await c.start("SIGN", {1: hash_at, 3: sig_at})

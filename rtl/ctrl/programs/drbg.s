@@ -65,9 +65,8 @@ seed_go:
     CMPI r2, 1025
     J.nc bad_input
     MOV r13, r1
-    ADD r14, r1, r2
-    J.c bad_input
-    CALL public
+    MOV n, r2
+    CALL public_n
     MOV r3, r1
     MOV r6, r2
     CALL drbg_draw
