@@ -22,7 +22,7 @@ import ctrl_asm as asm  # noqa: E402
 
 EQU = asm.load().equ
 ALERTS = {**ALERT, "DECRYPT_ERROR": 51}
-KEY_AT, SKE_AT = 0x0200, 0x0400
+SKE_AT = 0x0400
 
 
 def record(seq, mtype, mseq, body):
@@ -109,9 +109,9 @@ def test_ske_as_the_software_client(tmp_path, tally):
         m.load(EQU["HS_AT"], cr)
         m.load(HVR, server_hello())
         assert m.run("SERVER_HELLO", {1: HVR, 2: HVR + len(server_hello())}) == "OK"
-        m.load(KEY_AT, leaf)
+        m.load(EQU["HS_AT"] + EQU["HS_LK"], leaf)   # (CERTIFICATE's)
         m.load(SKE_AT, b)
-        st = m.run("SERVER_KEY_EXCHANGE", {1: SKE_AT, 2: SKE_AT + len(b), 3: KEY_AT})
+        st = m.run("SERVER_KEY_EXCHANGE", {1: SKE_AT, 2: SKE_AT + len(b)})
         assert st in ALERTS, st
         assert got[k] == ALERTS[st], (k, b.hex(), st, got[k])
         if st == "OK":

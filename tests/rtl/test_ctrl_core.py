@@ -301,6 +301,27 @@ async def programs(dut):
         v, _ = await check(tb, m, "CHAIN_CHECK", {1: 0, 2: a, 3: a, 4: n, 5: n, 6: n + 14, 7: len(data),
                                                   8: int(name is not None)}, f"chain of {chain[0][:16].hex()}")
         seen["CHAIN_CHECK " + v] = seen.get("CHAIN_CHECK " + v, 0) + 1
+    # CERTIFICATE on the first chains as Certificate messages, the cache off and on (each twice: the
+    # second run finds the leaf the first one kept), then cut short; the handshake's state compared
+    hs_at, hs_bytes = m.asm.equ["HS_AT"], m.asm.equ["HS_BYTES"]
+    for chain, anchors, now, name in chains[:6]:
+        lst = b"".join(len(c).to_bytes(3, "big") + c for c in chain)
+        anc = b"".join(len(c).to_bytes(3, "big") + c for c in anchors)
+        for body, cache in ((len(lst).to_bytes(3, "big") + lst, 0), (len(lst).to_bytes(3, "big") + lst, 1),
+                            (len(lst).to_bytes(3, "big") + lst, 1), (len(lst).to_bytes(3, "big") + lst[:-1], 1)):
+            data = body + anc + now + (name or b"")
+            await tb.load(0, data)
+            m.load(0, data)
+            a, n = len(body), len(body) + len(anc)
+            v, _ = await check(tb, m, "CERTIFICATE", {1: 0, 2: a, 3: a, 4: n, 5: n, 6: n + 14, 7: len(data),
+                                                      8: int(name is not None), 9: cache}, f"certificate {chain[0][:16].hex()}")
+            seen["CERTIFICATE " + v] = seen.get("CERTIFICATE " + v, 0) + 1
+            assert await tb.read(hs_at, hs_bytes) == bytes(m.mem[hs_at:hs_at + hs_bytes])
+    for body in (b"", b"\x00"):
+        await tb.load(0, body)
+        m.load(0, body)
+        v, _ = await check(tb, m, "SERVER_HELLO_DONE", {1: 0, 2: len(body)}, f"SERVER_HELLO_DONE {body.hex()}")
+        seen["SERVER_HELLO_DONE " + v] = seen.get("SERVER_HELLO_DONE " + v, 0) + 1
     # HMAC and PRF: keys of 0, 32, 48 and 64 bytes, PRF outputs of the handshake's lengths, and two
     # refusals (BAD_INPUT): an output in the secret top, a key of 65 bytes
     rng = random.Random(5)
@@ -397,7 +418,7 @@ async def programs(dut):
         assert await tb.read(ts_at, 0x68) == bytes(m.mem[ts_at:ts_at + 0x68])
     # The hellos: the first ClientHello (a random from the DRBG), a HelloVerifyRequest refused and
     # one kept, the second ClientHello with its cookie; the handshake's state compared after each
-    hs_at, hvr_at = m.asm.equ["HS_AT"], 0x0700
+    hvr_at = 0x0700
     for prog, regs, data in (("CLIENT_HELLO", {1: msg_at, 2: 0}, None),
                              ("HELLO_VERIFY", {1: hvr_at, 2: hvr_at + 5}, b"\xfe\xfd\x03ab"),
                              ("HELLO_VERIFY", {1: hvr_at, 2: hvr_at + 23}, b"\xfe\xfd\x14" + rng.randbytes(20)),
@@ -407,7 +428,7 @@ async def programs(dut):
             m.load(hvr_at, data)
         v, _ = await check(tb, m, prog, regs, f"{prog} {regs}")
         seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
-        assert await tb.read(hs_at, 0xa8 + 0x68) == bytes(m.mem[hs_at:hs_at + 0xa8 + 0x68])
+        assert await tb.read(hs_at, hs_bytes + 0x68) == bytes(m.mem[hs_at:hs_at + hs_bytes + 0x68])
     # SERVER_HELLO on the ServerHellos tests/ctrl/test_ctrl_hello.py holds to the software client
     from ctrl.test_ctrl_hello import server_hellos
     for body in server_hellos():
@@ -422,17 +443,17 @@ async def programs(dut):
     from cryptography.hazmat.primitives.asymmetric import ec
     key, other = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
     pn = key.public_key().public_numbers()
-    cr, sr, key_at = bytes(m.mem[hs_at:hs_at + 32]), bytes(m.mem[hs_at + 68:hs_at + 100]), 0x0200
+    cr, sr, key_at = bytes(m.mem[hs_at:hs_at + 32]), bytes(m.mem[hs_at + 68:hs_at + 100]), hs_at + m.asm.equ["HS_LK"]
     await tb.load(key_at, pn.x.to_bytes(32, "big") + pn.y.to_bytes(32, "big"))
     m.load(key_at, pn.x.to_bytes(32, "big") + pn.y.to_bytes(32, "big"))
     for body in (ske_body(key, cr, sr), ske_body(other, cr, sr), ske_body(key, cr, sr, point=b"\x04" + bytes(range(64))),
                  ske_body(key, cr, sr, alg=b"\x04\x01"), ske_body(key, cr, sr)[:-1], ske_body(key, cr, sr)[:30]):
         await tb.load(hvr_at, body)
         m.load(hvr_at, body)
-        v, _ = await check(tb, m, "SERVER_KEY_EXCHANGE", {1: hvr_at, 2: hvr_at + len(body), 3: key_at},
+        v, _ = await check(tb, m, "SERVER_KEY_EXCHANGE", {1: hvr_at, 2: hvr_at + len(body)},
                            f"SERVER_KEY_EXCHANGE {body.hex()}")
         seen[f"SERVER_KEY_EXCHANGE {v}"] = seen.get(f"SERVER_KEY_EXCHANGE {v}", 0) + 1
-        assert await tb.read(hs_at, 0xa8) == bytes(m.mem[hs_at:hs_at + 0xa8])
+        assert await tb.read(hs_at, hs_bytes) == bytes(m.mem[hs_at:hs_at + hs_bytes])
     # CERTIFICATE_REQUEST: ours fits, only asked for, cut short
     from ctrl.test_ctrl_ske import cert_request
     for body in (cert_request(), cert_request(types=b"\x01\x02", algs=b"\x04\x01\x04\x03\x00"), cert_request()[:-1]):
@@ -440,7 +461,7 @@ async def programs(dut):
         m.load(hvr_at, body)
         v, _ = await check(tb, m, "CERTIFICATE_REQUEST", {1: hvr_at, 2: hvr_at + len(body)}, f"CERTIFICATE_REQUEST {body.hex()}")
         seen[f"CERTIFICATE_REQUEST {v}"] = seen.get(f"CERTIFICATE_REQUEST {v}", 0) + 1
-        assert await tb.read(hs_at, 0xa8) == bytes(m.mem[hs_at:hs_at + 0xa8])
+        assert await tb.read(hs_at, hs_bytes) == bytes(m.mem[hs_at:hs_at + hs_bytes])
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
@@ -453,7 +474,8 @@ async def programs(dut):
             "SERVER_HELLO DECODE_ERROR", "SERVER_HELLO PROTOCOL_VERSION", "SERVER_HELLO ILLEGAL_PARAMETER",
             "SERVER_HELLO UNSUPPORTED_EXTENSION", "SERVER_HELLO HANDSHAKE_FAILURE", "SERVER_KEY_EXCHANGE OK",
             "SERVER_KEY_EXCHANGE DECRYPT_ERROR", "SERVER_KEY_EXCHANGE ILLEGAL_PARAMETER",
-            "SERVER_KEY_EXCHANGE DECODE_ERROR", "CERTIFICATE_REQUEST OK", "CERTIFICATE_REQUEST DECODE_ERROR"} <= set(seen), seen
+            "SERVER_KEY_EXCHANGE DECODE_ERROR", "CERTIFICATE_REQUEST OK", "CERTIFICATE_REQUEST DECODE_ERROR",
+            "CERTIFICATE OK", "CERTIFICATE DECODE_ERROR", "SERVER_HELLO_DONE OK", "SERVER_HELLO_DONE DECODE_ERROR"} <= set(seen), seen
 
 
 def signed(flip):

@@ -12,7 +12,7 @@
 .equ FRAME DIG-32
 .equ TS_BYTES 0x68
 .equ TS_AT FRAME-TS_BYTES
-.equ HS_BYTES 0xa8
+.equ HS_BYTES 0x1a8
 .equ HS_AT TS_AT-HS_BYTES
 .equ CHAIN_TOP HS_AT
 .equ NOW_MAX CHAIN_TOP-14           # the last place now's digits may start
@@ -31,6 +31,8 @@
 .equ F_CHECK 20                     # 1: check the server name
 .equ F_N 22                         # the chain's length, an anchor's copy at its end dropped
 .equ F_I 24                         # the certificate being checked: 0 the leaf
+.equ F_CACHE 26                     # CERTIFICATE's (cert.s): 1, cached-certificate mode
+.equ F_LIST 28                      # and its list's first entry
 
 .reg ck r8                          # the input: 1 to check the name
 
@@ -44,6 +46,12 @@ bad_key_usage:
     ERR CERT_KEY_USAGE
 
 .entry CHAIN_CHECK
+    CALL chain
+    END
+
+# chain: CHAIN_CHECK's check, a return when the chain is good: REC then holds the leaf's record (and
+# NB_BUF, NA_BUF its times). Every register changes.
+chain:
     LDI t, CHAIN_TOP                # the inputs: r1 <= r2, r3 <= r4, r6 <= r7, all below CHAIN_TOP
     CMP e, p
     J.c bad_input
@@ -243,25 +251,37 @@ leaf_name:
     ADD e, p, n
     CALL check_name
 chain_ok:
-    END
+    RET
 
-# entry: the list entry at p (p < e): a 3-byte length, not 0, and that many bytes before e: q = its
-# certificate's first byte, w = one past its last; BAD_INPUT otherwise. t, n change.
+# entry: the list entry at p (p < e) is framed: q = its certificate's first byte, w = one past its
+# last; BAD_INPUT otherwise. t, n change.
 entry:
+    CALL framed
+    J.nz bad_input
+    RET
+
+# framed: Z = the list entry at p has a 3-byte length, not 0, and that many bytes before e; then q =
+# its certificate's first byte, w = one past its last. t, n change.
+framed:
     SUB n, e, p
     CMPI n, 3
-    J.c bad_input
+    J.c fr_no
     LDB t, p, 0                     # (a length past 0xffff would not fit in the window)
     CMPI t, 0
-    J.nz bad_input
+    J.nz fr_no
     LDH t, p, 1
     CMPI t, 0
-    J.z bad_input
+    J.z fr_no
     SUBI n, n, 3
     CMP n, t
-    J.c bad_input
+    J.c fr_no
     ADDI q, p, 3
     ADD w, q, t
+    CMP t, t
+    RET
+fr_no:
+    LDI t, 1
+    ANDI t, t, 1                    # Z = 0
     RET
 
 # parse_at: the certificate of the entry at the cursor [x] (below the end at [x + 2]) parsed by

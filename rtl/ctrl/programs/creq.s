@@ -6,8 +6,6 @@
 # ecdsa_secp256r1_sha256 among the algorithms (items read whole, an odd last byte of the
 # algorithms ignored, as the client's has_item does).
 
-.equ HS_CREQ 164
-
 # CERTIFICATE_REQUEST: r1, r2 the body (below the secret top and apart from the handshake's state:
 # BAD_INPUT otherwise).
 .entry CERTIFICATE_REQUEST
@@ -71,3 +69,10 @@ vec_end:
     J.c decode_error
     ADD r4, r3, t
     RET
+
+# SERVER_HELLO_DONE (RFC 5246 7.4.5): r1, r2 its body, which is empty (DECODE_ERROR otherwise, as the
+# software client's on_server_hello_done).
+.entry SERVER_HELLO_DONE
+    CMP r1, r2
+    J.nz decode_error
+    END

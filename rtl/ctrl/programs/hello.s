@@ -10,6 +10,9 @@
 .equ HS_COOKIE 33                   # the cookie, up to 32 bytes (the software client's tls_ctx.h cookie[32])
 .equ HS_SR 68                      # server_random, 32 bytes
 .equ HS_SP 100                      # the server's ECDHE point x || y, 64 bytes (SERVER_KEY_EXCHANGE)
+.equ HS_CREQ 164                    # CERTIFICATE_REQUEST's verdict, 1 byte (creq.s)
+.equ HS_LK 168                      # the server's key x || y, 64 bytes: its leaf's (CERTIFICATE)
+.equ HS_CC 232                      # the cached-certificate record, 189 bytes (cert.s)
 .equ COOKIE_MAX 32
 .equ CH_FIXED 89                    # a ClientHello's bytes but the cookie: header 12, version 2, random 32,
                                     # session_id and cookie lengths 2, cipher_suites 6, the tail 35

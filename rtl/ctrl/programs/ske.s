@@ -1,15 +1,15 @@
 # SERVER_KEY_EXCHANGE (RFC 8422 5.4): the server's ECDHE parameters and its signature over
 # client_random || server_random || params, checked as the software client does (on_ske, verify)
 # in its order, its point kept for ECDHE. The signature is verified on the SHA and pk IPs with the
-# leaf's key that CHAIN_CHECK gave out.
+# leaf's key that CERTIFICATE kept at HS_LK.
 
 .const ECPARAMS x"030017"           # named_curve, secp256r1
 .const SIG_P256 x"0403"             # ecdsa_secp256r1_sha256
 
 .equ SKE_PARAMS 69                  # curve_type, named_curve, the point's length and its 65 bytes
 
-# SERVER_KEY_EXCHANGE: r1, r2 the body (below the secret top and apart from the handshake's state);
-# r3 the server's key x || y, 64 bytes below the secret top (BAD_INPUT otherwise). DECODE_ERROR for
+# SERVER_KEY_EXCHANGE: r1, r2 the body (below the secret top and apart from the handshake's state:
+# BAD_INPUT otherwise); the server's key x || y at HS_LK (CERTIFICATE's). DECODE_ERROR for
 # params that do not parse; ILLEGAL_PARAMETER for another curve, a point that is not 65 bytes,
 # uncompressed and on P-256 (pk's VALIDATE, which also refuses x = 0); DECODE_ERROR for a signature
 # part that does not parse or fill the body; ILLEGAL_PARAMETER for another signature algorithm;
@@ -19,9 +19,6 @@
     MOV r13, r1
     MOV r14, r2
     CALL state_apart
-    LDI n, 64
-    MOV r13, r3
-    CALL public_n
     SUB r5, r2, r1
     CMPI r5, 4
     J.c decode_error
@@ -40,7 +37,6 @@
     LDI t, KF
     STH t, r1, 0
     STH t, r2, 2
-    STH t, r3, 4
     CALL p256_check                 # r6 = 32
     LDI t, KF
     LDH r1, t, 0
@@ -83,8 +79,7 @@
     CALL der_int                    # s
     CMP r11, r2
     J.nz decrypt_error
-    LDI t, KF
-    LDH r3, t, 4
+    LDI r3, HS_AT + HS_LK
     PKW PK_SLOT_RX, r14, r15
     PKW PK_SLOT_RY, r12, r13
     PKW PK_SLOT_QX, r3, r6
