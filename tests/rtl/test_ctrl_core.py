@@ -462,6 +462,19 @@ async def programs(dut):
         v, _ = await check(tb, m, "CERTIFICATE_REQUEST", {1: hvr_at, 2: hvr_at + len(body)}, f"CERTIFICATE_REQUEST {body.hex()}")
         seen[f"CERTIFICATE_REQUEST {v}"] = seen.get(f"CERTIFICATE_REQUEST {v}", 0) + 1
         assert await tb.read(hs_at, hs_bytes) == bytes(m.mem[hs_at:hs_at + hs_bytes])
+    # CLIENT_FLIGHT on the point SERVER_KEY_EXCHANGE kept: a request ours fits (the chain, then
+    # CertificateVerify with a key at CK_AT), then none; the handshake's state and transcript compared
+    chain, chain_at, flight_at = len(certs[0]).to_bytes(3, "big") + certs[0], 0x0100, 0x0500
+    for at, data in ((ck_at, rng.randrange(1, model.P256_N).to_bytes(32, "big")), (chain_at, chain)):
+        await tb.load(at, data)
+        m.load(at, data)
+    for verdict in (3, 0):
+        await tb.load(hs_at + m.asm.equ["HS_CREQ"], bytes([verdict]))
+        m.load(hs_at + m.asm.equ["HS_CREQ"], bytes([verdict]))
+        v, _ = await check(tb, m, "CLIENT_FLIGHT", {1: flight_at, 2: chain_at, 3: chain_at + len(chain), 4: 1, 5: 3},
+                           f"CLIENT_FLIGHT {verdict}")
+        seen[f"CLIENT_FLIGHT {v}"] = seen.get(f"CLIENT_FLIGHT {v}", 0) + 1
+        assert await tb.read(hs_at, hs_bytes + 0x68) == bytes(m.mem[hs_at:hs_at + hs_bytes + 0x68])
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
     assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
@@ -475,7 +488,8 @@ async def programs(dut):
             "SERVER_HELLO UNSUPPORTED_EXTENSION", "SERVER_HELLO HANDSHAKE_FAILURE", "SERVER_KEY_EXCHANGE OK",
             "SERVER_KEY_EXCHANGE DECRYPT_ERROR", "SERVER_KEY_EXCHANGE ILLEGAL_PARAMETER",
             "SERVER_KEY_EXCHANGE DECODE_ERROR", "CERTIFICATE_REQUEST OK", "CERTIFICATE_REQUEST DECODE_ERROR",
-            "CERTIFICATE OK", "CERTIFICATE DECODE_ERROR", "SERVER_HELLO_DONE OK", "SERVER_HELLO_DONE DECODE_ERROR"} <= set(seen), seen
+            "CERTIFICATE OK", "CERTIFICATE DECODE_ERROR", "SERVER_HELLO_DONE OK", "SERVER_HELLO_DONE DECODE_ERROR",
+            "CLIENT_FLIGHT OK"} <= set(seen), seen
 
 
 def signed(flip):

@@ -41,6 +41,10 @@
 # secret top (BAD_INPUT otherwise). A k that is 0 modulo n is BAD_INPUT; a peer's point off the curve
 # (or with x = 0, which pk refuses) is INVALID_POINT; pk without P-256 is ENGINE.
 .entry ECDHE
+    CALL ecdhe
+    END
+
+ecdhe:
     LDI n, 64
     MOV r13, r2
     CALL public_n
@@ -84,7 +88,7 @@ ecdhe_pub:
 ecdhe_shared:
     LDI r5, PMS_AT
     PKR PK_SLOT_RX, r5
-    END
+    RET
 invalid_point:
     ERR INVALID_POINT
 

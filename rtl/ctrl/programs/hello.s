@@ -13,6 +13,8 @@
 .equ HS_CREQ 164                    # CERTIFICATE_REQUEST's verdict, 1 byte (creq.s)
 .equ HS_LK 168                      # the server's key x || y, 64 bytes: its leaf's (CERTIFICATE)
 .equ HS_CC 232                      # the cached-certificate record, 189 bytes (cert.s)
+.equ HS_MSEQ 421                    # the client's next message_seq, 2 bytes
+.equ HS_IV 423                      # client_write_IV || server_write_IV, 8 bytes (CLIENT_FLIGHT)
 .equ COOKIE_MAX 32
 .equ CH_FIXED 89                    # a ClientHello's bytes but the cookie: header 12, version 2, random 32,
                                     # session_id and cookie lengths 2, cipher_suites 6, the tail 35
@@ -92,6 +94,9 @@ ch_build:
     CCOPY r8, CH_SUITES
     ADDI r8, r8, 6
     CCOPY r8, CH_TAIL
+    ADDI r9, r2, 1                  # the next message_seq
+    LDI t, HS_AT
+    STH t, r9, HS_MSEQ
     OUT MESSAGE, r1, r6
     CALL ts_reset
     ADD r2, r1, r6

@@ -22,6 +22,10 @@
 # session_hash). 48 bytes; then PMS_AT is zeroes. Spans below the secret top (BAD_INPUT otherwise, as
 # for r3 past 1).
 .entry MASTER
+    CALL master
+    END
+
+master:
     CMPI r3, 2
     J.nc bad_input
     CMPI r3, 1
@@ -53,7 +57,7 @@ master_prf:
     LDI r7, PMS_AT
     LDI r8, 32
     CALL zero
-    END
+    RET
 
 # KEYS: r1 client_random, r2 server_random (32 bytes each); r3 the AES key slot for the client's write
 # key, r4 the server's (0..3, not the same one); r5 where the IVs go, client_write_IV ||
@@ -61,6 +65,10 @@ master_prf:
 # client_random) for an AES-128 AEAD suite (CCM_8, GCM: no MAC keys); the spans below the secret top
 # (BAD_INPUT otherwise, as for the slots).
 .entry KEYS
+    CALL keys
+    END
+
+keys:
     CMPI r3, 4
     J.nc bad_input
     CMPI r4, 4
@@ -100,13 +108,17 @@ master_prf:
     LDI r7, KB_AT
     LDI r8, KB_LEN
     CALL zero
-    END
+    RET
 
 # FINISHED: r1 the transcript's hash (32 bytes); r2 0: the client's Finished, its verify_data (12
 # bytes) to r3; 1: the server's, whose verify_data at r3 is checked (BAD_FINISHED if it is not
 # PRF(MS_AT, "server finished", hash), compared in constant time). Spans below the secret top
 # (BAD_INPUT otherwise, as for r2 past 1).
 .entry FINISHED
+    CALL finished
+    END
+
+finished:
     CMPI r2, 2
     J.nc bad_input
     LDI n, 32
@@ -145,12 +157,13 @@ fin_seed:
     CMPI r7, 0
     J.nz fin_check
     COPY r3, t, r6
-    END
+    RET
 fin_check:
     MCMP r6, t, r3
     J.nz bad_finished
-    END
+    RET
 bad_finished:
+    MOV t, t                        # the cycle of the match's RET: the verdict comes as late either way
     ERR BAD_FINISHED
 
 # randoms: r1 and r2 each name 32 bytes below the secret top (BAD_INPUT otherwise). n, r13, r14 change.

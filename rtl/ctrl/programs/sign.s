@@ -20,6 +20,10 @@
 # (BAD_INPUT otherwise, as for no key at CK_AT: 0, or n or more); pk without P-256, or a G table
 # that gives another r, is ENGINE.
 .entry SIGN
+    CALL sign
+    END
+
+sign:
     LDI n, 32
     MOV r13, r1
     CALL public_n
@@ -90,7 +94,7 @@ sign_r:
     LDH r3, t, 0
     LDI r6, 64
     COPY r3, r7, r6
-    END
+    RET
 sign_bad:
     CALL sign_wipe
     ERR ENGINE

@@ -76,6 +76,10 @@ ts_count:
 # TS_HASH: the transcript's SHA-256 so far into [r1, r1 + 32): below the secret top and apart from
 # the handshake's state (BAD_INPUT otherwise); the transcript goes on.
 .entry TS_HASH
+    CALL ts_hash
+    END
+
+ts_hash:
     MOV r13, r1
     ADDI r14, r1, 32
     J.c bad_input
@@ -88,7 +92,7 @@ ts_count:
     ADDI r6, t, TS_BUF
     SHAU r6, r3
     SHAF r1
-    END
+    RET
 
 # state_apart: the span [r13, r14) is below the secret top (public) and apart from the handshake's
 # state, the hellos' and the transcript's (BAD_INPUT otherwise). r14 changes.
