@@ -72,7 +72,7 @@ def bodies(w):  # noqa: F811
     good = cert_body(c("server"))
     lst = entries(c("server"))
     return [
-        good, cert_body(c("server", "ca")), cert_body(c("no_san")), cert_body(c("server") * 5),
+        good, cert_body(c("server", "ca")), cert_body(c("no_san")), cert_body(c("server") * 3),
         cert_body(c("server") + [b"\x30\x00"] * 5), cert_body(c("server") + [b"\x30\x00"] * 4),
         cert_body(c("server") + [b"\x30\x00"] * 4)[:-2] + b"\x00\x00\x00",
         b"\x00\x00\x00", b"", b"\x00\x00", good[:-1], good + b"\x00", b"\x01" + good[1:],

@@ -18,7 +18,7 @@ import ctrl_isa as isa  # noqa: E402
 import ctrl_model as model  # noqa: E402
 
 EQU = asm.load().equ
-MSG, OUT = 0x0100, 0x0a00
+MSG, OUT = 0x0100, 0x0900
 
 
 def add(m, data):

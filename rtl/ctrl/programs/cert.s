@@ -21,6 +21,10 @@
 # the name; as CHAIN_CHECK's, every input below CHAIN_TOP (BAD_INPUT otherwise). r9 1: cached-
 # certificate mode, with the record at HS_CC; 0: verify the chain always.
 .entry CERTIFICATE
+    CALL certificate
+    END
+
+certificate:
     CMPI r9, 2
     J.nc bad_input
     LDI x, FRAME
@@ -170,7 +174,7 @@ ce_key:
     LDI n, 64
     LDI t, HS_AT + HS_LK
     COPY t, v, n
-    END
+    RET
 
 # leaf_digest: the SHA-256 of the certificate of the list entry at p (framed, before e) into DIG.
 # t, n, q, w change.

@@ -9,6 +9,10 @@
 # CERTIFICATE_REQUEST: r1, r2 the body (below the secret top and apart from the handshake's state:
 # BAD_INPUT otherwise).
 .entry CERTIFICATE_REQUEST
+    CALL cert_request
+    END
+
+cert_request:
     MOV r13, r1
     MOV r14, r2
     CALL state_apart
@@ -47,7 +51,7 @@ cr_alg:
 cr_store:
     LDI t, HS_AT
     STB t, r9, HS_CREQ
-    END
+    RET
 
 # vec1, vec2: the vector with a 1- or 2-byte length at r3, before r2: r3 its first item, r4 its end
 # (DECODE_ERROR if it does not fit). t changes.

@@ -38,6 +38,10 @@
 # otherwise). OUT MESSAGE: the flight; the IVs at HS_IV. ECDHE's, MASTER's, KEYS', SIGN's and
 # FINISHED's refusals are its own.
 .entry CLIENT_FLIGHT
+    CALL client_flight
+    END
+
+client_flight:
     CMPI r4, 4
     J.nc bad_input
     CMPI r5, 4
@@ -178,7 +182,7 @@ fl_fin:
     LDH r2, x, FL_AT
     SUB r2, r2, r1
     OUT MESSAGE, r1, r2
-    END
+    RET
 
 # msg_head: the DTLS handshake header (RFC 6347 4.2.2) of a message of type t and r10 body bytes at
 # FL_AT, whole (fragment_offset 0), with the next message_seq; r8 = its body, x = FRAME. t, r7,

@@ -15,6 +15,22 @@
 .equ HS_CC 232                      # the cached-certificate record, 189 bytes (cert.s)
 .equ HS_MSEQ 421                    # the client's next message_seq, 2 bytes
 .equ HS_IV 423                      # client_write_IV || server_write_IV, 8 bytes (CLIENT_FLIGHT)
+# HANDSHAKE's and HS_RECORD's (record.s): the client's state, the server's message being reassembled,
+# the record being walked, the datagram out, the client's Finished to seal, and the configuration
+.equ HS_ST 431                      # the state between programs (ST_*)
+.equ HS_STL 432                     # the state while HS_RECORD runs (HS_ST says ST_FAILED meanwhile)
+.equ HS_NIN 433                     # the server's next message_seq, 2 bytes
+.equ HS_WSEQ 435                    # the next sequence number of our epoch-0 records, 2 bytes
+.equ HS_RON 437                     # 1: a message is being reassembled
+.equ HS_RT 438                      # its type
+.equ HS_RN 439                      # its length, 2 bytes
+.equ HS_RG 441                      # its bytes so far (from offset 0), 2 bytes
+.equ HS_RP 443                      # the fragment being read, 2 bytes
+.equ HS_RE 445                      # the record's end, 2 bytes
+.equ HS_REP 447                     # the record's epoch
+.equ HS_OLEN 448                    # the datagram out: its bytes (0: nothing to send), 2 bytes
+.equ HS_FIN 450                     # the client's Finished message, 24 bytes: the caller seals it (epoch 1)
+.equ HS_CFG 474                     # HANDSHAKE's configuration, 26 bytes (record.s C_*)
 .equ COOKIE_MAX 32
 .equ CH_FIXED 89                    # a ClientHello's bytes but the cookie: header 12, version 2, random 32,
                                     # session_id and cookie lengths 2, cipher_suites 6, the tail 35
@@ -36,6 +52,10 @@
 # transcript starts again with it (RFC 6347 4.2.1: the first ClientHello and the HelloVerifyRequest
 # are not in it once a cookie came).
 .entry CLIENT_HELLO
+    CALL client_hello
+    END
+
+client_hello:
     CMPI r2, 2
     J.nc bad_input
     LDI t, HS_AT
@@ -62,6 +82,7 @@ ch_len:
     LDI t, HS_AT
     LDI r5, 0
     STB t, r5, HS_CLEN
+    STB t, r5, HS_CREQ              # (no request yet in this handshake)
     LDI t, KF
     LDH r1, t, 0
     LDH r6, t, 2
@@ -101,13 +122,17 @@ ch_build:
     CALL ts_reset
     ADD r2, r1, r6
     CALL ts_add
-    END
+    RET
 
 # HELLO_VERIFY: r1, r2 the body of a HelloVerifyRequest (server_version, cookie<0..2^8-1>; below the
 # secret top and apart from the handshake's state: BAD_INPUT otherwise). Its cookie, 1..32 bytes, is
 # kept for the second ClientHello; a body that is short, longer than its cookie, or a cookie empty or
 # past 32 bytes is DECODE_ERROR (the software client's on_hello_verify), the state unchanged.
 .entry HELLO_VERIFY
+    CALL hello_verify
+    END
+
+hello_verify:
     MOV r13, r1
     MOV r14, r2
     CALL state_apart
@@ -127,7 +152,7 @@ ch_build:
     ADDI r6, r1, 3
     ADDI r7, t, HS_COOKIE
     COPY r7, r6, r4
-    END
+    RET
 # SERVER_HELLO: r1, r2 the body of a ServerHello (below the secret top and apart from the handshake's
 # state: BAD_INPUT otherwise), checked as the software client does (on_server_hello), in its order:
 # DECODE_ERROR for a body that does not parse (short, a session_id past 32 bytes, extensions that
@@ -137,6 +162,10 @@ ch_build:
 # (a list that allows uncompressed, else ILLEGAL_PARAMETER), anything else UNSUPPORTED_EXTENSION; no
 # extended_master_secret is HANDSHAKE_FAILURE. OK keeps the server random.
 .entry SERVER_HELLO
+    CALL server_hello
+    END
+
+server_hello:
     MOV r13, r1
     MOV r14, r2
     CALL state_apart
@@ -237,7 +266,7 @@ sh_ext_done:
     LDI r8, HS_AT + HS_SR
     LDI r9, 32
     COPY r8, r7, r9
-    END
+    RET
 
 decode_error:
     ERR DECODE_ERROR

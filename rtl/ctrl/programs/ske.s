@@ -16,6 +16,10 @@
 # DECRYPT_ERROR for a signature that is not strict DER (se_ecdsa_sig_from_der's rules) or does not
 # verify. ENGINE without P-256 loaded. OK keeps the point at HS_SP.
 .entry SERVER_KEY_EXCHANGE
+    CALL server_key_exchange
+    END
+
+server_key_exchange:
     MOV r13, r1
     MOV r14, r2
     CALL state_apart
@@ -101,7 +105,7 @@
     LDI r8, HS_AT + HS_SP
     LDI r9, 64
     COPY r8, r7, r9
-    END
+    RET
 
 # der_int: the INTEGER at r11 before r2 (se_ecdsa_sig_from_der's der_get_int: a short length, not 0;
 # non-negative; minimal; at most 32 bytes after a sign byte): r12, r13 its value's bytes; r11 past
