@@ -24,14 +24,15 @@ def pki(tmp_path_factory):
     return make_pki(tmp_path_factory.mktemp("ctrl-openssl"))
 
 
-def client(pki, port, with_cert=True, name=b"localhost", anchors=None, cache=0, machine=None):
+def client(pki, port, with_cert=True, name=b"localhost", anchors=None, cache=0, machine=None, buffer=0x300):
     sock, peer = connect(port)
     cert_pem, key_pem = pki.client("node-1")
     key = serialization.load_pem_private_key(key_pem.read_bytes(), None).private_numbers().private_value
     anchors = entries([der(pki.ca_pem)]) if anchors is None else anchors
     return CtrlDtlsClient(sock, peer, anchors, digits(time.time()), name,
                           chain=entries([der(cert_pem)]) if with_cert else b"",
-                          key=key.to_bytes(32, "big") if with_cert else None, cache=cache, machine=machine), sock
+                          key=key.to_bytes(32, "big") if with_cert else None, cache=cache, machine=machine,
+                          buffer=buffer), sock
 
 
 def wait_for(proc, pattern, timeout=20):
@@ -47,16 +48,20 @@ def wait_for(proc, pattern, timeout=20):
     raise AssertionError(f"no {pattern!r} in {out!r}")
 
 
-def test_openssl_s_server_mutual(pki):
+@pytest.mark.parametrize("mtu, buffer", [(1200, 0x100), (300, 0x380)])
+def test_openssl_s_server_mutual(pki, mtu, buffer):
+    """With OpenSSL's datagrams of 1,200 bytes, its messages come whole (its Certificate with the CA's
+    too, 809 bytes) and a small reassembly buffer does; at 300 bytes the Certificate comes in
+    fragments over several datagrams, reassembled in the buffer."""
     port = free_port()
-    srv = subprocess.Popen(["openssl", "s_server", "-dtls1_2", "-mtu", "1200", "-accept", f"127.0.0.1:{port}",
+    srv = subprocess.Popen(["openssl", "s_server", "-dtls1_2", "-mtu", str(mtu), "-accept", f"127.0.0.1:{port}",
                             "-cert", str(pki.server_pem), "-key", str(pki.server_key), "-CAfile", str(pki.ca_pem),
                             "-Verify", "1", "-cipher", "ECDHE-ECDSA-AES128-CCM8:@SECLEVEL=0", "-groups", "P-256",
                             "-naccept", "1"],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         wait_for(srv, "ACCEPT")
-        c, sock = client(pki, port)
+        c, sock = client(pki, port, buffer=buffer)
         with sock:
             c.handshake()
             assert c.cookies()   # both servers ask for a cookie first

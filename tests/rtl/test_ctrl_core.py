@@ -475,8 +475,37 @@ async def programs(dut):
                            f"CLIENT_FLIGHT {verdict}")
         seen[f"CLIENT_FLIGHT {v}"] = seen.get(f"CLIENT_FLIGHT {v}", 0) + 1
         assert await tb.read(hs_at, hs_bytes + 0x68) == bytes(m.mem[hs_at:hs_at + hs_bytes + 0x68])
+    # HANDSHAKE and HS_RECORD: a whole handshake, the server's flight (tests/ctrl/test_ctrl_record.py's)
+    # with its Certificate in fragments, a message out of order (UNEXPECTED_MESSAGE) in a second one
+    import tempfile
+    sys.path.insert(0, str(ROOT / "tests" / "ctrl"))   # (the ctrl tests import one another by name)
+    from ctrl.test_ctrl_flight import handshake_msg
+    from ctrl.test_ctrl_record import Client, fragments, server_flight
+    from proto.pki import make_pki
+    pki = make_pki(pathlib.Path(tempfile.mkdtemp()))
+    layout = Client(pki)            # (its model lays out the window; ours and the RTL's get the same bytes)
+    await tb.load(0, bytes(layout.m.mem[:layout.rec]))
+    m.load(0, bytes(layout.m.mem[:layout.rec]))
+    await tb.load(ck_at, bytes(layout.m.mem[ck_at:ck_at + 32]))
+    m.load(ck_at, bytes(layout.m.mem[ck_at:ck_at + 32]))
+    for order in ("good", "bad"):
+        v, _ = await check(tb, m, "HANDSHAKE", layout.regs, "HANDSHAKE")
+        seen[f"HANDSHAKE {v}"] = seen.get(f"HANDSHAKE {v}", 0) + 1
+        msgs, _ = server_flight(pki, m.out["MESSAGE"])
+        recs = [handshake_msg(msgs[0][0], 0, msgs[0][1])] + fragments(msgs[1][0], 1, msgs[1][1], [100, 300]) + \
+            [handshake_msg(t, i, b) for i, (t, b) in enumerate(msgs) if i > 1]
+        recs = [(r, 22, 0) for r in recs] if order == "good" else [(recs[0], 22, 0), (handshake_msg(14, 1, b""), 22, 0)]
+        if order == "good":
+            recs.append((b"\x01", 20, 0))
+        for rec, ctype, epoch in recs:
+            await tb.load(layout.rec, rec)
+            m.load(layout.rec, rec)
+            v, _ = await check(tb, m, "HS_RECORD", {1: layout.rec, 2: layout.rec + len(rec), 3: ctype, 4: epoch},
+                               f"HS_RECORD {rec[:12].hex()}")
+            seen[f"HS_RECORD {v}"] = seen.get(f"HS_RECORD {v}", 0) + 1
+            assert await tb.read(hs_at, hs_bytes + 0x68) == bytes(m.mem[hs_at:hs_at + hs_bytes + 0x68])
     dut._log.info(f"ctrl_core = model on {len(certs)} certificates: {seen}")
-    assert {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
+    missing = {"OK", "CERT_MALFORMED", "CERT_UNSUPPORTED", "VALIDITY OK", "VALIDITY CERT_EXPIRED",
             "VALIDITY CERT_NOT_YET_VALID", "NAME_CHECK OK", "NAME_CHECK CERT_NAME", "SIG_CHECK OK",
             "SIG_CHECK CERT_SIGNATURE", "CHAIN_CHECK OK", "CHAIN_CHECK CERT_NAME", "CHAIN_CHECK CERT_MALFORMED",
             "CHAIN_CHECK CERT_CHAIN", "CHAIN_CHECK CERT_NOT_CA", "CHAIN_CHECK CERT_UNKNOWN_CA", "HMAC OK", "PRF OK",
@@ -489,7 +518,8 @@ async def programs(dut):
             "SERVER_KEY_EXCHANGE DECRYPT_ERROR", "SERVER_KEY_EXCHANGE ILLEGAL_PARAMETER",
             "SERVER_KEY_EXCHANGE DECODE_ERROR", "CERTIFICATE_REQUEST OK", "CERTIFICATE_REQUEST DECODE_ERROR",
             "CERTIFICATE OK", "CERTIFICATE DECODE_ERROR", "SERVER_HELLO_DONE OK", "SERVER_HELLO_DONE DECODE_ERROR",
-            "CLIENT_FLIGHT OK"} <= set(seen), seen
+            "CLIENT_FLIGHT OK", "HANDSHAKE OK", "HS_RECORD OK", "HS_RECORD UNEXPECTED_MESSAGE"} - set(seen)
+    assert not missing, (missing, seen)
 
 
 def signed(flip):

@@ -211,6 +211,11 @@ rec_head:
 # ChangeCipherSpec (BAD_INPUT otherwise); r4 its epoch, 0 or 1. OUT MESSAGE: the datagram to send
 # (empty: nothing); HS_ST the state after it, ST_DONE once the server's Finished checked out.
 .entry HS_RECORD
+    CMPI r3, CT_CCS
+    J.z hr_type
+    CMPI r3, CT_HANDSHAKE
+    J.nz bad_input
+hr_type:
     LDI t, CHAIN_TOP
     CMP r2, r1
     J.c bad_input
@@ -240,8 +245,6 @@ hr_apart:
     STH t, r6, HS_OLEN
     CMPI r3, CT_CCS
     J.z hr_ccs
-    CMPI r3, CT_HANDSHAKE
-    J.nz bad_input
     CMPI r5, ST_FIN                 # epoch 1 only for the Finished; epoch 0 there: an old flight
     J.z hr_fin_epoch
     CMPI r4, 0

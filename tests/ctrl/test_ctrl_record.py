@@ -1,0 +1,294 @@
+"""The ctrl engine's HANDSHAKE and HS_RECORD (rtl/ctrl/programs/record.s) on its Python model, fed
+the records a server would send, built here from RFC 6347 (4.1, 4.2.2, 4.2.3) with the `cryptography`
+package:
+
+  - the server's flight whole, and the same flight cut into fragments of every size, one record each
+    or several to a record, with duplicates, retransmitted old messages and fragments out of order
+    among them: the same flight comes back, byte for byte (the DRBG seeded alike), and it checks out
+    as the server reads it (tests/ctrl/test_ctrl_flight.py);
+  - messages out of the client's order: UNEXPECTED_MESSAGE, as the software client's
+    unexpected_message alert (held to `se client` itself); after any refusal the handshake is over
+    (ST_FAILED) until the next HANDSHAKE;
+  - ChangeCipherSpec where it is due, early (ignored) and malformed (DECODE_ERROR);
+  - mutated records of every kind: a status the program names, within the step budget, and the
+    state either moved on or ST_FAILED;
+  - the callers' errors (BAD_INPUT), with the state as it was."""
+import random
+import sys
+import time
+
+import pytest
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from ctrl.test_ctrl_cert import cert_body
+from ctrl.test_ctrl_chain import digits, entries
+from ctrl.test_ctrl_flight import check_flight, handshake_msg, split
+from ctrl.test_ctrl_hello import seeded, server_hello, sw_answer
+from ctrl.test_ctrl_ske import cert_request, ske_body
+from proto.pki import der, make_pki
+from se_cli import ROOT
+
+sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
+import ctrl_asm as asm  # noqa: E402
+
+EQU = asm.load().equ
+HS = EQU["HS_AT"]
+ST = {"SH": 1, "CERT": 2, "SKE": 3, "SHD": 4, "CCS": 5, "FIN": 6, "DONE": 7, "FAILED": 8}
+NAMED = {"OK", "DECODE_ERROR", "PROTOCOL_VERSION", "ILLEGAL_PARAMETER", "UNSUPPORTED_EXTENSION", "HANDSHAKE_FAILURE",
+         "DECRYPT_ERROR", "UNEXPECTED_MESSAGE", "CERT_MALFORMED", "CERT_UNSUPPORTED", "CERT_EXPIRED",
+         "CERT_NOT_YET_VALID", "CERT_NAME", "CERT_SIGNATURE", "CERT_CHAIN", "CERT_UNKNOWN_CA", "CERT_NOT_CA",
+         "CERT_KEY_USAGE", "INVALID_POINT"}
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory):
+    return make_pki(tmp_path_factory.mktemp("record"))
+
+
+class Client:
+    """The model with HANDSHAKE's configuration laid out in its window (anchors, now, name, the
+    node's chain and key, a reassembly buffer, then the record in and the datagram out)."""
+
+    def __init__(self, pki, entropy=bytes(32), buffer=0x380):
+        self.m = seeded(entropy)
+        cert_pem, key_pem = pki.client("node-1")
+        node = serialization.load_pem_private_key(key_pem.read_bytes(), None)
+        self.m.load(EQU["CK_AT"], node.private_numbers().private_value.to_bytes(32, "big"))
+        self.node, self.chain = node, entries([der(cert_pem)])
+        at, self.regs = 0, {}
+        for r, data in ((1, entries([der(pki.ca_pem)])), (3, digits(time.time())), (4, b"localhost"), (7, self.chain)):
+            self.m.load(at, data)
+            self.regs[r] = at
+            at += len(data)
+            if r in (1, 4, 7):
+                self.regs[r + 1] = at
+        self.regs.update({6: 1, 9: 0, 10: 1, 11: at, 12: buffer, 13: at + buffer})
+        self.rec = at + buffer
+
+    def start(self):
+        assert self.m.run("HANDSHAKE", self.regs) == "OK"
+        return self.m.out["MESSAGE"]
+
+    def record(self, body, ctype=22, epoch=0, budget=2_000_000):
+        self.m.load(self.rec, body)
+        return self.m.run("HS_RECORD", {1: self.rec, 2: self.rec + len(body), 3: ctype, 4: epoch}, budget=budget)
+
+    def state(self):
+        return self.m.mem[HS + EQU["HS_ST"]]
+
+    def out(self):
+        return self.m.out.get("MESSAGE", b"")
+
+
+def records(datagram):
+    """(type, epoch, seq, contents) of each record."""
+    out = []
+    while datagram:
+        n = int.from_bytes(datagram[11:13], "big")
+        out.append((datagram[0], int.from_bytes(datagram[3:5], "big"), int.from_bytes(datagram[5:11], "big"),
+                    datagram[13:13 + n]))
+        datagram = datagram[13 + n:]
+    return out
+
+
+def server_flight(pki, hello_record, request=True):
+    """The server's flight for the client's ClientHello (in its record): messages (type, body) and
+    what the server knows (for check_flight)."""
+    (_, _, _, ch), = records(hello_record)
+    cr = ch[12 + 2:12 + 34]
+    skey = serialization.load_pem_private_key(pki.server_key.read_bytes(), None)
+    eph = ec.derive_private_key(0x5eed, ec.SECP256R1())          # (the same point every run)
+    sh = server_hello()
+    point = eph.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    signed = cr + sh[2:34] + b"\x03\x00\x17" + bytes([len(point)]) + point    # (RFC 6979: the same every run)
+    sig = skey.sign(signed, ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+    msgs = [(2, sh), (11, cert_body([der(pki.server_pem)])), (12, ske_body(skey, cr, sh[2:34], point=point, sig=sig))]
+    if request:
+        msgs.append((13, cert_request()))
+    msgs.append((14, b""))
+    return msgs, {"eph": eph, "cr": cr, "sr": sh[2:34]}
+
+
+def fragments(mtype, seq, body, cuts):
+    """The message as fragments cut at the offsets `cuts` (RFC 6347 4.2.3)."""
+    edges = [0] + sorted(set(c for c in cuts if 0 < c < len(body))) + [len(body)]
+    return [bytes([mtype]) + len(body).to_bytes(3, "big") + seq.to_bytes(2, "big") + a.to_bytes(3, "big") +
+            (b - a).to_bytes(3, "big") + body[a:b] for a, b in zip(edges, edges[1:])] if body else \
+        [handshake_msg(mtype, seq, body)]
+
+
+def deliver(c, recs):
+    """Each record to HS_RECORD; the statuses."""
+    return [c.record(r) for r in recs]
+
+
+def whole_run(pki, request=True):
+    c = Client(pki)
+    hello = c.start()
+    msgs, srv = server_flight(pki, hello, request)
+    sts = deliver(c, [handshake_msg(t, i, b) for i, (t, b) in enumerate(msgs)])
+    assert set(sts) == {"OK"} and c.state() == ST["CCS"], sts
+    return c, hello, msgs, srv
+
+
+def test_a_whole_flight_checks_out(pki):
+    """Whole messages one to a record: the flight's records (epoch 0, sequence numbers on from the
+    ClientHello's), ChangeCipherSpec, and Finished at HS_FIN; all of it as the server reads it."""
+    for request in (True, False):
+        c, hello, msgs, srv = whole_run(pki, request)
+        recs = records(c.out())
+        assert [(t, e, s) for t, e, s, _ in recs] == [(22, 0, 1), (20, 0, 2)] and recs[1][3] == b"\x01"
+        fin = bytes(c.m.mem[HS + EQU["HS_FIN"]:HS + EQU["HS_FIN"] + 24])
+        (_, _, _, ch), = records(hello)
+        srv.update({"msgs": [ch] + [handshake_msg(t, i, b) for i, (t, b) in enumerate(msgs)],
+                    "node": c.node, "chain": c.chain})
+        c.m.out["MESSAGE"] = recs[0][3] + fin          # the flight as CLIENT_FLIGHT gave it
+        check_flight(c.m, srv, (0, 1), request, request, first_seq=1)
+
+
+def test_fragments_in_any_cut_give_the_same_flight(pki, tally):
+    """The same flight from fragments: cut at random places, one to a record or several, old
+    messages and duplicate fragments resent among them, a fragment ahead of its turn (skipped, sent
+    again later): the client's answer is the whole run's, byte for byte."""
+    want = whole_run(pki)[0]
+    want_out = want.out()
+    rng = random.Random(4223)
+    for trial in range(12):
+        c = Client(pki)
+        msgs, _ = server_flight(pki, c.start())
+        frags = []
+        for i, (t, b) in enumerate(msgs):
+            cuts = [rng.randrange(1, max(2, len(b))) for _ in range(rng.randrange(0, 6))]
+            fs = fragments(t, i, b, cuts)
+            if trial % 3 == 1 and len(fs) > 1:              # the second fragment first: skipped
+                fs = [fs[1]] + fs
+            if trial % 3 == 2 and i > 0:                    # a retransmission of the message before
+                fs = [handshake_msg(msgs[i - 1][0], i - 1, msgs[i - 1][1])] + fs
+            frags += fs + ([rng.choice(fs)] if rng.random() < 0.5 else [])
+        recs, k = [], 0
+        while k < len(frags):
+            n = rng.randrange(1, 4)
+            recs.append(b"".join(frags[k:k + n]))
+            k += n
+        sts, outs = [], []
+        for r in recs:
+            sts.append(c.record(r))
+            outs += [c.out()] if c.out() else []
+        assert set(sts) == {"OK"} and c.state() == ST["CCS"], (trial, sts)
+        assert outs == [want_out], trial                # one answer: the flight
+    tally("ctrl reassembled flights", 12)
+
+
+def test_a_message_past_the_buffer(pki):
+    """A fragmented message longer than the reassembly buffer: DECODE_ERROR (the software client's
+    too_large, a decode_error alert); a whole one in its record needs no buffer."""
+    c = Client(pki, buffer=0x100)
+    msgs, _ = server_flight(pki, c.start())
+    assert c.record(handshake_msg(2, 0, msgs[0][1])) == "OK"
+    t, b = msgs[1]
+    assert c.record(fragments(t, 1, b, [200])[0]) == "DECODE_ERROR" and c.state() == ST["FAILED"]
+    c = Client(pki, buffer=0x100)
+    msgs, _ = server_flight(pki, c.start())
+    assert deliver(c, [handshake_msg(t, i, b) for i, (t, b) in enumerate(msgs)]) == ["OK"] * len(msgs)
+
+
+@pytest.mark.parametrize("order", [
+    [2, 12], [2, 11, 14], [2, 11, 12, 13, 13], [11], [2, 2], [2, 11, 12, 20]])
+def test_out_of_order_as_the_software_client(pki, order):
+    """Messages where the client expects another: UNEXPECTED_MESSAGE, the software client's
+    unexpected_message (10) for the same messages, then ST_FAILED, and nothing more is taken."""
+    c = Client(pki)
+    hello = c.start()
+    msgs, _ = server_flight(pki, hello)
+    body = dict(msgs)
+    body[20] = bytes(12)
+    sts = deliver(c, [handshake_msg(t, i, body[t]) for i, t in enumerate(order)])
+    assert sts[-1] == "UNEXPECTED_MESSAGE" and set(sts[:-1]) <= {"OK"}, sts
+    assert c.state() == ST["FAILED"]
+    assert c.record(handshake_msg(2, 0, body[2])) == "UNEXPECTED_MESSAGE"
+
+    def reply(ch):
+        cr = ch[13 + 12 + 2:13 + 12 + 34]
+        key = serialization.load_pem_private_key(pki.server_key.read_bytes(), None)
+        b = dict(body)
+        b[12] = ske_body(key, cr, server_hello()[2:34])
+        return b"".join(bytes([22]) + b"\xfe\xfd" + bytes(2) + i.to_bytes(6, "big") +
+                        len(handshake_msg(t, i, b[t])).to_bytes(2, "big") + handshake_msg(t, i, b[t])
+                        for i, t in enumerate(order))
+    assert sw_answer(pki, reply, client_cert=True) == 10
+
+
+def test_change_cipher_spec(pki):
+    """Early: ignored (a retransmission, as the client takes it); not one byte 1: DECODE_ERROR; due
+    (after the flight): on to the Finished, which epoch 0 does not bring."""
+    c, *_ = whole_run(pki)
+    c2 = Client(pki)
+    c2.start()
+    assert c2.record(b"\x01", ctype=20) == "OK" and c2.state() == ST["SH"]
+    assert c2.record(b"\x01\x01", ctype=20) == "DECODE_ERROR" and c2.state() == ST["FAILED"]
+    assert c.record(b"\x02", ctype=20) == "DECODE_ERROR"
+    c, *_ = whole_run(pki)
+    assert c.record(b"\x01", ctype=20) == "OK" and c.state() == ST["FIN"]
+    assert c.record(handshake_msg(20, 5, bytes(12)), epoch=0) == "OK" and c.state() == ST["FIN"]   # dropped
+    assert c.record(handshake_msg(20, 5, bytes(12)), epoch=1) == "BAD_FINISHED" and c.state() == ST["FAILED"]
+
+
+def test_mutated_records_never_hang(pki, tally):
+    """Records of the flight with bytes flipped, cut, or lengths rewritten: a status the programs
+    name, within the budget, and the state moved on or ST_FAILED."""
+    rng = random.Random(6347)
+    base = Client(pki)
+    msgs, _ = server_flight(pki, base.start())
+    good = [handshake_msg(t, i, b) for i, (t, b) in enumerate(msgs)]
+    seen = {}
+    for k in range(60):
+        c = Client(pki)
+        c.start()
+        recs = list(good)
+        i = rng.randrange(len(recs))
+        r = bytearray(recs[i])
+        how = k % 3
+        if how == 0:
+            for _ in range(rng.randrange(1, 4)):
+                r[rng.randrange(len(r))] ^= 1 << rng.randrange(8)
+        elif how == 1:
+            r = r[:rng.randrange(len(r))]
+        else:
+            at = rng.choice((1, 2, 3, 6, 7, 8, 9, 10, 11))
+            r[at] = rng.randrange(256)
+        recs[i] = bytes(r)
+        for rec in recs:
+            st = c.record(rec)
+            assert st in NAMED, (k, st)
+            seen[st] = seen.get(st, 0) + 1
+            if st != "OK":
+                assert c.state() == ST["FAILED"]
+                break
+        else:
+            assert c.state() in (ST["CCS"], ST["SHD"], ST["SKE"], ST["CERT"], ST["SH"]), c.state()
+    assert len(seen) >= 4, seen
+    tally("ctrl mutated server records", 60)
+
+
+def test_refusals(pki):
+    """HANDSHAKE with spans past CHAIN_TOP, a buffer over the anchors, a datagram place over the
+    chain, bad slots or flags; HS_RECORD with a bad type or epoch, a record over the buffer or past
+    CHAIN_TOP, or before any HANDSHAKE: BAD_INPUT (UNEXPECTED_MESSAGE without a handshake), the state
+    as it was."""
+    c = Client(pki)
+    top = EQU["CHAIN_TOP"]
+    state = bytes(c.m.mem[HS:HS + EQU["HS_BYTES"]])
+    assert c.record(b"\x00" * 12) == "UNEXPECTED_MESSAGE"
+    r = c.regs
+    for bad in ({2: top + 1}, {5: top + 1}, {3: top - 13}, {11: r[1]}, {13: r[7]}, {13: top - 100}, {9: 4},
+                {9: 1, 10: 1}, {6: 4}, {12: 12}, {1: r[2] + 1}):
+        assert c.m.run("HANDSHAKE", {**r, **bad}) == "BAD_INPUT", bad
+        assert bytes(c.m.mem[HS:HS + EQU["HS_BYTES"]]) == state, bad
+    c.start()
+    state = bytes(c.m.mem[HS:HS + EQU["HS_BYTES"]])
+    for regs in ({1: c.rec, 2: c.rec + 12, 3: 23, 4: 0}, {1: c.rec, 2: c.rec + 12, 3: 22, 4: 2},
+                 {1: r[11], 2: r[11] + 12, 3: 22, 4: 0}, {1: top - 4, 2: top + 8, 3: 22, 4: 0},
+                 {1: c.rec + 8, 2: c.rec, 3: 22, 4: 0}):
+        assert c.m.run("HS_RECORD", regs) == "BAD_INPUT", regs
+        assert bytes(c.m.mem[HS:HS + EQU["HS_BYTES"]]) == state, regs
