@@ -62,6 +62,41 @@ class Rom:
     def words(self):
         return [isa.encode(line.insn, line.fields) for line in self.code]
 
+    def call_depths(self):
+        """The deepest CALL nesting each program can reach, from its control flow alone (both ways at
+        every conditional jump, a subroutine followed to its RETs): {program: levels}, None for one
+        that reaches a subroutine that can call itself. A program whose levels stay within
+        isa.CALL_DEPTH can never stop on a full call stack, whatever its inputs."""
+        code, memo, active = [(line.insn.name, line.fields) for line in self.code], {}, set()
+
+        def below(start):
+            if start in memo:
+                return memo[start]
+            if start in active:
+                return None
+            active.add(start)
+            deepest, seen, todo = 0, set(), [start]
+            while todo and deepest is not None:
+                pc = todo.pop()
+                if pc in seen or not 0 <= pc < len(code):
+                    continue
+                seen.add(pc)
+                name, f = code[pc]
+                if name in ("END", "ERR", "RET"):
+                    continue
+                if name == "J":
+                    todo.append(f["imm"])
+                    if f["d"] == isa.COND["always"]:
+                        continue
+                elif name == "CALL":
+                    d = below(f["imm"])
+                    deepest = None if d is None else max(deepest, 1 + d)
+                todo.append(pc + 1)
+            active.discard(start)
+            memo[start] = deepest
+            return deepest
+        return {name: below(pc) for name, pc in self.entries.items()}
+
     def listing(self):
         names = {pc: n for n, pc in self.labels.items()}
         out = []

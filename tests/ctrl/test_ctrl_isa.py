@@ -35,6 +35,18 @@ def test_call_depth():
     assert m.run("RET_EMPTY") == "BAD_PROGRAM" and m.cycles == 1
 
 
+def test_no_program_can_fill_the_call_stack():
+    """The static bound (ctrl_asm Rom.call_depths, which ctrl_ucode.py enforces on the engine's ROM):
+    every program of the engine within the stack's levels; the directed ROM's recursion found, its
+    straight programs at 0."""
+    import ctrl_isa as isa
+    depths = asm.load().call_depths()
+    assert depths and all(d is not None and d <= isa.CALL_DEPTH for d in depths.values()), depths
+    assert depths["HS_RECORD"] >= depths["CERTIFICATE"] >= depths["CHAIN_CHECK"] >= 3
+    directed = asm.load(ISA_DIR).call_depths()
+    assert directed["CALLS"] is None and directed["ALU"] == 0 and directed["RET_EMPTY"] == 0
+
+
 def test_memory():
     m = machine()
     m.load(0x100, b"abcd")
