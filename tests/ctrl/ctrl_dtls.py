@@ -2,7 +2,8 @@
 HS_RECORD takes each of the server's records and answers with the datagram to send (the programs in
 rtl/ctrl/programs/record.s). Around them, this file does what the HW-mode firmware does, written
 from the RFCs for the tests: it carries datagrams between a UDP socket and the window, splits a
-datagram into its records (RFC 6347 4.1), and seals and opens the epoch-1 records with
+datagram into its records (RFC 6347 4.1), runs the retransmission timer (HS_RESEND when it runs out),
+and seals and opens the epoch-1 records with
 AES-128-CCM_8 (RFC 6655, RFC 7251) under the keys KEYS put in the model's AES slots (on the engine:
 SEAL and OPEN with those slots). Every handshake message, its framing into records, the reassembly
 of the server's, the transcript, the keys and both Finished are the controller's."""
@@ -21,7 +22,7 @@ import ctrl_model as model  # noqa: E402
 DTLS12 = b"\xfe\xfd"
 CT_CCS, CT_ALERT, CT_HANDSHAKE, CT_APP = 20, 21, 22, 23
 SLOT_C, SLOT_S = 0, 1
-ST_CCS, ST_DONE, ST_FAILED = 5, 7, 8
+ST_CCS, ST_FIN, ST_DONE, ST_FAILED = 5, 6, 7, 8
 
 
 class HandshakeError(Exception):
@@ -48,8 +49,8 @@ class CtrlDtlsClient:
             self.run("DRBG_SEED", {1: 48, 2: 0, 3: 0, 4: 0})
         if key is not None:
             self.m.load(self.equ("CK_AT"), key)
-        # The window below CHAIN_TOP: anchors, now, name, chain, the reassembly buffer, then one record
-        # in (the datagram out goes there too: HS_RECORD writes it last)
+        # The window below CHAIN_TOP: anchors, now, name, chain, the reassembly buffer, one record in
+        # (up to 1,536 bytes), the datagram out (kept there for a resend)
         at = 0
         self.regs = {}
         for r, data in ((1, anchors), (3, now), (4, name), (7, chain)):
@@ -60,8 +61,10 @@ class CtrlDtlsClient:
                 self.regs[r + 1] = at
         self.regs.update({6: 1 | (cache << 1), 9: SLOT_C, 10: SLOT_S, 11: at, 12: buffer})
         self.rec_in = at + buffer
-        self.regs[13] = self.rec_in
+        self.regs[13] = self.rec_in + 0x600
         self.seq1 = 0                    # the next sequence number of our epoch-1 records
+        self.drop = lambda datagram: False
+        self.sent_flights = 0
 
     def equ(self, name):
         return self.m.asm.equ[name]
@@ -96,7 +99,10 @@ class CtrlDtlsClient:
 
     # ---- datagrams ---------------------------------------------------------------------------
     def send(self, data):
-        self.sock.sendto(data, self.peer)
+        if any(t == CT_CCS for t, _, _, _ in records(data)):
+            self.sent_flights += 1
+        if not self.drop(data):
+            self.sock.sendto(data, self.peer)
 
     def receive(self):
         """The records of the next datagram: (type, epoch, seq, contents), epoch 1 opened once the
@@ -118,16 +124,31 @@ class CtrlDtlsClient:
         out = self.m.out.get("MESSAGE", b"")
         if not out:
             return
-        if self.state() == ST_CCS:
+        if self.state() in (ST_CCS, ST_FIN):              # the flight, first or again
             at = self.equ("HS_AT") + self.equ("HS_FIN")
             out += self.seal(CT_HANDSHAKE, bytes(self.m.mem[at:at + 24]))
         self.send(out)
 
-    def handshake(self):
+    def handshake(self, timer=1.0, tries=6, drop=lambda datagram: False):
+        """The whole handshake: HANDSHAKE, then each record through HS_RECORD, each answer sent (but
+        those `drop` loses); when the timer runs out, HS_RESEND (RFC 6347 4.2.4, doubled each time)."""
+        self.drop = drop
         self.run("HANDSHAKE", self.regs)
         self.answer()
+        wait = timer
         while self.state() != ST_DONE:
-            for ctype, epoch, _, body in self.receive():
+            self.sock.settimeout(wait)
+            try:
+                got = self.receive()
+            except socket.timeout:
+                tries -= 1
+                if tries == 0:
+                    raise
+                wait *= 2
+                self.run("HS_RESEND", {})
+                self.answer()
+                continue
+            for ctype, epoch, _, body in got:
                 if ctype == CT_ALERT:
                     raise HandshakeError("server", f"alert {body.hex()}")
                 if ctype not in (CT_HANDSHAKE, CT_CCS):
@@ -135,6 +156,11 @@ class CtrlDtlsClient:
                 self.m.load(self.rec_in, body)
                 self.run("HS_RECORD", {1: self.rec_in, 2: self.rec_in + len(body), 3: ctype, 4: epoch})
                 self.answer()
+        self.sock.settimeout(20)
+
+    def flights(self):
+        """How many datagrams carried the client's flight (ChangeCipherSpec in them) so far."""
+        return self.sent_flights
 
     def send_data(self, data):
         self.send(self.seal(CT_APP, data))
@@ -145,6 +171,17 @@ class CtrlDtlsClient:
     def cookies(self):
         """Whether a HelloVerifyRequest was answered: the cookie the second ClientHello carried."""
         return self.m.mem[self.equ("HS_AT") + self.equ("HS_CLEN")]
+
+
+def records(datagram):
+    """(type, epoch, seq, contents) of each record of a datagram."""
+    out = []
+    while len(datagram) >= 13:
+        n = int.from_bytes(datagram[11:13], "big")
+        out.append((datagram[0], int.from_bytes(datagram[3:5], "big"), int.from_bytes(datagram[5:11], "big"),
+                    datagram[13:13 + n]))
+        datagram = datagram[13 + n:]
+    return out
 
 
 def connect(port, timeout=20):

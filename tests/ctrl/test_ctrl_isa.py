@@ -9,6 +9,7 @@ from se_cli import ROOT
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
 import ctrl_asm as asm  # noqa: E402
+import ctrl_isa as isa  # noqa: E402
 import ctrl_model as model  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
@@ -39,7 +40,6 @@ def test_no_program_can_fill_the_call_stack():
     """The static bound (ctrl_asm Rom.call_depths, which ctrl_ucode.py enforces on the engine's ROM):
     every program of the engine within the stack's levels; the directed ROM's recursion found, its
     straight programs at 0."""
-    import ctrl_isa as isa
     depths = asm.load().call_depths()
     assert depths and all(d is not None and d <= isa.CALL_DEPTH for d in depths.values()), depths
     assert depths["HS_RECORD"] >= depths["CERTIFICATE"] >= depths["CHAIN_CHECK"] >= 3
@@ -68,8 +68,8 @@ def test_half_words():
     m = machine()
     m.load(0x208, bytes(4))
     assert m.run("HALF", {1: 0x200, 2: 0xa55a}) == "OK"
-    assert bytes(m.mem[0x201:0x203]) == b"\xa5\x5a" and m.mem[0xfff] == 0xa5 and m.mem[0] == 0x5a
-    assert m.regs[3:13] == [0xa55a, 0xa5, 0x5a, 0x0fff, 0xa55a, 0x5a, 0xaa55, 0, 0, Z]
+    assert bytes(m.mem[0x201:0x203]) == b"\xa5\x5a" and m.mem[isa.MEM_BYTES - 1] == 0xa5 and m.mem[0] == 0x5a
+    assert m.regs[3:13] == [0xa55a, 0xa5, 0x5a, isa.MEM_BYTES - 1, 0xa55a, 0x5a, 0xaa55, 0, 0, Z]
     assert bytes(m.mem[0x208:0x20c]) == b"abc\0"
     # STH 2, LDH 3, LDB 2, LDB 2, LDI 1, STH 2, LDH 3, LDB 2, XORI 1, flags 3, XORI 1, flags 4,
     # ADDI 1, CCOPY 1+3, CCOPY 1, END 1

@@ -133,6 +133,32 @@ def test_cached_certificate_mode(pki):
     assert out.count("connected: node-1") == 2, out
 
 
+@pytest.mark.parametrize("timer", [0.3, 8.0], ids=["our-timer", "their-repeat"])
+def test_a_lost_flight_is_sent_again(pki, timer):
+    """The node's first flight lost on the way to OpenSSL: with a short timer, HS_RESEND sends it
+    again before OpenSSL's one second runs out; with a long one, OpenSSL repeats its own flight
+    first, and HS_RECORD answers the repeated ServerHelloDone with the flight again. Either way with
+    new record sequence numbers (RFC 6347 4.2.4), and the handshake completes."""
+    port = free_port()
+    srv = subprocess.Popen(["openssl", "s_server", "-dtls1_2", "-mtu", "1200", "-accept", f"127.0.0.1:{port}",
+                            "-cert", str(pki.server_pem), "-key", str(pki.server_key), "-CAfile", str(pki.ca_pem),
+                            "-Verify", "1", "-cipher", "ECDHE-ECDSA-AES128-CCM8:@SECLEVEL=0", "-groups", "P-256",
+                            "-naccept", "1"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for(srv, "ACCEPT")
+        c, sock = client(pki, port, buffer=0x100)
+        with sock:
+            c.handshake(timer=timer, drop=lambda d: c.flights() == 1)
+            assert c.flights() == 2
+            c.send_data(b"after a loss\n")
+            wait_for(srv, "after a loss")
+            c.close()
+    finally:
+        srv.kill()
+        srv.wait()
+
+
 def test_a_wrong_name_is_refused_before_any_flight(pki):
     """The server's certificate for another name: CERTIFICATE's CERT_NAME, as the software client's
     bad_certificate; the controller sends nothing more."""

@@ -48,7 +48,8 @@ def pki(tmp_path_factory):
 
 class Client:
     """The model with HANDSHAKE's configuration laid out in its window (anchors, now, name, the
-    node's chain and key, a reassembly buffer, then the record in and the datagram out)."""
+    node's chain and key, a reassembly buffer, then the record in and the datagram out, which stays
+    for a resend)."""
 
     def __init__(self, pki, entropy=bytes(32), buffer=0x380):
         self.m = seeded(entropy)
@@ -63,8 +64,8 @@ class Client:
             at += len(data)
             if r in (1, 4, 7):
                 self.regs[r + 1] = at
-        self.regs.update({6: 1, 9: 0, 10: 1, 11: at, 12: buffer, 13: at + buffer})
-        self.rec = at + buffer
+        self.rec = at + buffer              # a record in: up to 1,536 bytes; then the datagram out
+        self.regs.update({6: 1, 9: 0, 10: 1, 11: at, 12: buffer, 13: self.rec + 0x600})
 
     def start(self):
         assert self.m.run("HANDSHAKE", self.regs) == "OK"
@@ -116,6 +117,12 @@ def fragments(mtype, seq, body, cuts):
     return [bytes([mtype]) + len(body).to_bytes(3, "big") + seq.to_bytes(2, "big") + a.to_bytes(3, "big") +
             (b - a).to_bytes(3, "big") + body[a:b] for a, b in zip(edges, edges[1:])] if body else \
         [handshake_msg(mtype, seq, body)]
+
+
+def renumbered(again, first):
+    """again is the datagram first with each record's sequence number new (RFC 6347 4.2.4)."""
+    a, f = records(again), records(first)
+    return len(a) == len(f) and all((x[0], x[1], x[3]) == (y[0], y[1], y[3]) and x[2] > y[2] for x, y in zip(a, f))
 
 
 def deliver(c, recs):
@@ -176,7 +183,9 @@ def test_fragments_in_any_cut_give_the_same_flight(pki, tally):
             sts.append(c.record(r))
             outs += [c.out()] if c.out() else []
         assert set(sts) == {"OK"} and c.state() == ST["CCS"], (trial, sts)
-        assert outs == [want_out], trial                # one answer: the flight
+        assert outs[0] == want_out, trial               # the flight; then, for each ServerHelloDone
+        for again in outs[1:]:                          # repeated, the flight again with new numbers
+            assert renumbered(again, want_out), trial
     tally("ctrl reassembled flights", 12)
 
 
@@ -292,3 +301,32 @@ def test_refusals(pki):
                  {1: c.rec + 8, 2: c.rec, 3: 22, 4: 0}):
         assert c.m.run("HS_RECORD", regs) == "BAD_INPUT", regs
         assert bytes(c.m.mem[HS:HS + EQU["HS_BYTES"]]) == state, regs
+
+
+def test_resend(pki):
+    """HS_RESEND (the caller's timer): the last datagram again, renumbered, while an answer is due, in
+    ServerHello's state (the ClientHello) and after the flight; nothing before a handshake, once it is
+    done or failed. HS_RECORD on its own: the first fragment of the server's last message before our
+    datagram, repeated, gets the datagram again; another old fragment does not. A record over the
+    kept datagram is BAD_INPUT."""
+    c = Client(pki)
+    assert c.m.run("HS_RESEND") == "OK" and c.out() == b""              # no handshake yet
+    first = c.start()
+    assert c.m.run("HS_RESEND") == "OK" and renumbered(c.out(), first) and c.state() == ST["SH"]
+    c, hello, msgs, _ = whole_run(pki)
+    flight = c.out()
+    state = c.state()
+    assert c.m.run("HS_RESEND") == "OK" and renumbered(c.out(), flight) and c.state() == state
+    again = c.out()
+    sts = [c.record(handshake_msg(14, 4, b"")), c.record(fragments(12, 2, msgs[2][1], [50])[0])]
+    assert sts == ["OK", "OK"] and c.state() == state
+    c.record(handshake_msg(14, 4, b""))
+    assert renumbered(c.out(), again)                                      # the flight a third time
+    c.record(fragments(12, 2, msgs[2][1], [50])[0])
+    assert c.out() == b""                                                  # (an older message)
+    out_at = c.regs[13]
+    assert c.m.run("HS_RECORD", {1: out_at + 10, 2: out_at + 30, 3: 22, 4: 0}) == "BAD_INPUT"
+    assert c.record(b"\x01", ctype=20) == "OK" and c.state() == ST["FIN"]
+    assert c.m.run("HS_RESEND") == "OK" and renumbered(c.out(), again)   # (its Finished: the caller's)
+    assert c.record(handshake_msg(20, 5, bytes(12)), epoch=1) == "BAD_FINISHED"
+    assert c.m.run("HS_RESEND") == "OK" and c.out() == b""              # failed: nothing

@@ -468,8 +468,8 @@ def test_the_engine_parses_as_the_sw_stack(corpus, tally):
         assert r["pub"] == "04" + pub.x.to_bytes(32, "big").hex() + pub.y.to_bytes(32, "big").hex(), name
         assert r["not_after"] == int(cert.not_valid_after_utc.timestamp()), name
     # Past the window's buffers: too_large on the engine (the sw stack takes up to 8 KiB).
-    big = many_attributes(400)
-    assert len(big) > LIMIT
+    big = many_attributes(600)
+    assert LIMIT < len(big) <= 8192
     assert run_batch([{"op": "x509_parse", "cert": big.hex()}], "rtl") == [{"error": "too_large"}]
     assert "error" not in run_batch([{"op": "x509_parse", "cert": big.hex()}], "sw")[0]
     tally("ctrl x509 on the engine", len(certs) + 1)
@@ -526,15 +526,17 @@ def built(subject, issuer, key, signer, serial, ca=None, extensions=()):
 
 def test_a_tbs_past_the_window_is_checked_another_way(tally):
     """On `--backend rtl` a signature whose tbsCertificate the controller's window does not hold
-    (5 KB here) is hashed and verified without SIG_CHECK: the same verdicts as the sw stack, a good
+    (7.4 KB here, past SIG_CHECK's inputs below REC) is hashed and verified without SIG_CHECK: the same verdicts as the sw stack, a good
     signature and a wrong one."""
     key, other = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
     now = datetime.datetime.now(UTC)
     anchor = built("issuer", "issuer", key, key, 1, ca=True).public_bytes(serialization.Encoding.DER)
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "many")] +
-                        [x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "x") for _ in range(400)])
+                        [x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "x") for _ in range(600)])
     leaves = [built(subject, "issuer", other, signer, 2, ca=False) for signer in (key, other)]
-    assert len(leaves[0].tbs_certificate_bytes) > isa.MEM_BYTES
+    # past the driver's SIG_AT (REC - 160), within the CLI's 8 KiB certificate
+    assert LIMIT - 160 < len(leaves[0].tbs_certificate_bytes)
+    assert len(leaves[0].public_bytes(serialization.Encoding.DER)) <= 8192
     reqs = [{"op": "x509_verify", "chain": [c.public_bytes(serialization.Encoding.DER).hex()],
              "anchors": [anchor.hex()], "now": int(now.timestamp())} for c in leaves]
     got = run_batch(reqs, "rtl")

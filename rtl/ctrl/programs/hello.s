@@ -28,9 +28,11 @@
 .equ HS_RP 443                      # the fragment being read, 2 bytes
 .equ HS_RE 445                      # the record's end, 2 bytes
 .equ HS_REP 447                     # the record's epoch
-.equ HS_OLEN 448                    # the datagram out: its bytes (0: nothing to send), 2 bytes
+.equ HS_OLEN 448                    # the last datagram out: its bytes, kept at C_OUT to resend, 2 bytes
 .equ HS_FIN 450                     # the client's Finished message, 24 bytes: the caller seals it (epoch 1)
 .equ HS_CFG 474                     # HANDSHAKE's configuration, 26 bytes (record.s C_*)
+.equ HS_ANS 500                     # 1: this run answered (MESSAGE is the datagram out)
+.equ HS_FMARK 501                   # the server's next message_seq when the datagram out was made, 2 bytes
 .equ COOKIE_MAX 32
 .equ CH_FIXED 89                    # a ClientHello's bytes but the cookie: header 12, version 2, random 32,
                                     # session_id and cookie lengths 2, cipher_suites 6, the tail 35

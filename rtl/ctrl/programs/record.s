@@ -116,7 +116,6 @@ unexpected_message:
     STH t, r1, HS_NIN
     STH t, r1, HS_WSEQ
     STB t, r1, HS_RON
-    STH t, r1, HS_OLEN
     LDI r2, 0
     CALL hello_record
     LDI t, HS_AT
@@ -157,6 +156,8 @@ apart_inputs:
 apart:
     CMP r1, r2
     J.z apart_ok
+    CMP r13, r14
+    J.z apart_ok
     CMP r14, r1                     # it ends before the other begins,
     J.be apart_ok
     CMP r2, r13                     # or the other ends before it begins
@@ -164,9 +165,10 @@ apart:
 apart_ok:
     RET
 
-# hello_record: a ClientHello (r2 0: the first, 1: the second) as a record at C_OUT; HS_OLEN its bytes.
-# Every register changes.
+# hello_record: a ClientHello (r2 0: the first, 1: the second) as a record at C_OUT, a new datagram out;
+# HS_OLEN its bytes. Every register changes.
 hello_record:
+    CALL new_datagram
     LDI t, HS_AT + HS_CFG
     LDH r1, t, C_OUT
     ADDI r1, r1, REC_HEAD
@@ -181,6 +183,19 @@ hello_record:
     ADDI r6, r6, REC_HEAD
     LDI t, HS_AT
     STH t, r6, HS_OLEN
+    RET
+
+# new_datagram: the datagram out begun anew (HS_OLEN 0), the answer of this run, made when the server's
+# next message_seq is HS_NIN (HS_FMARK: a repeat of the message before it asks for this one again).
+# t, r7 change.
+new_datagram:
+    LDI t, HS_AT
+    LDI r7, 0
+    STH t, r7, HS_OLEN
+    LDI r7, 1
+    STB t, r7, HS_ANS
+    LDH r7, t, HS_NIN
+    STH t, r7, HS_FMARK
     RET
 
 # rec_head: a record header at C_OUT + HS_OLEN: type r3, DTLS 1.2, epoch 0, the next HS_WSEQ, length
@@ -232,6 +247,12 @@ hr_type:
     CMP r2, r5
     J.a bad_input
 hr_apart:
+    LDI t, HS_AT + HS_CFG           # and apart from the datagram out, kept for a resend
+    LDH r13, t, C_OUT
+    LDI t, HS_AT
+    LDH r14, t, HS_OLEN
+    ADD r14, r13, r14
+    CALL apart
     LDI t, HS_AT
     LDB r5, t, HS_ST
     CMPI r5, ST_FAILED
@@ -242,7 +263,7 @@ hr_apart:
     LDI r6, ST_FAILED
     STB t, r6, HS_ST
     LDI r6, 0
-    STH t, r6, HS_OLEN
+    STB t, r6, HS_ANS
     CMPI r3, CT_CCS
     J.z hr_ccs
     CMPI r5, ST_FIN                 # epoch 1 only for the Finished; epoch 0 there: an old flight
@@ -293,7 +314,8 @@ hr_frag:
     LDH r7, r1, 4                   # message_seq against the next one's
     LDH r9, t, HS_NIN
     CMP r7, r9
-    J.nz hr_frag                    # an old message (a retransmission) or a later one: skipped
+    J.c hr_old
+    J.nz hr_frag                    # a later message: skipped
     LDI r10, HS_AT + HS_CFG
     LDB r12, r1, 0                  # its type
     LDB r13, t, HS_RON
@@ -462,6 +484,7 @@ hr_fin:
 
     # The client's flight: its messages in one record, then ChangeCipherSpec; Finished to HS_FIN
 hr_flight:
+    CALL new_datagram
     LDI t, HS_AT + HS_CFG
     LDH r1, t, C_OUT
     ADDI r1, r1, REC_HEAD
@@ -535,5 +558,71 @@ hs_out:
     LDH r1, t, C_OUT
     LDI t, HS_AT
     LDH r2, t, HS_OLEN
+    LDB r3, t, HS_ANS
+    CMPI r3, 0
+    J.nz hs_answer
+    LDI r2, 0
+hs_answer:
     OUT MESSAGE, r1, r2
     END
+
+    # An old message's fragment (a retransmission): the first fragment of the last message before
+    # the datagram out was made says the server did not get it; the datagram again (as the
+    # software client's flight_mark), else skipped
+hr_old:
+    CMPI r6, 0
+    J.nz hr_frag
+    ADDI r7, r7, 1
+    LDH r9, t, HS_FMARK
+    CMP r7, r9
+    J.nz hr_frag
+    LDB r5, t, HS_STL
+    CALL resend
+    J hr_end
+
+# HS_RESEND: the last datagram out again (the caller's retransmission timer ran out), its records
+# with new sequence numbers (RFC 6347 4.2.4), while the client waits for the server's answer to it:
+# the second ClientHello's, or the flight's (then the caller seals the client's Finished again with
+# its next epoch-1 number). OUT MESSAGE: the datagram, empty in any other state. HS_ST unchanged.
+.entry HS_RESEND
+    LDI t, HS_AT
+    LDB r5, t, HS_ST
+    STB t, r5, HS_STL
+    LDI r6, 0
+    STB t, r6, HS_ANS
+    CALL resend
+    J hs_out
+
+# resend: in state r5 ST_SH, ST_CCS or ST_FIN, with a datagram kept, each of its records (whole, within
+# HS_OLEN) gets the next HS_WSEQ; HS_ANS = 1. Otherwise nothing. t, r1..r7 change.
+resend:
+    LDI t, HS_AT
+    LDH r2, t, HS_OLEN
+    CMPI r2, 0
+    J.z resend_done
+    CMPI r5, ST_SH
+    J.z resend_go
+    CMPI r5, ST_CCS
+    J.z resend_go
+    CMPI r5, ST_FIN
+    J.nz resend_done
+resend_go:
+    LDI r1, 1
+    STB t, r1, HS_ANS
+    LDI r3, HS_AT + HS_CFG
+    LDH r1, r3, C_OUT
+    ADD r2, r1, r2                  # the datagram's end
+resend_rec:
+    ADDI r3, r1, REC_HEAD
+    J.c resend_done
+    CMP r2, r3                      # a whole header left, else done
+    J.c resend_done
+    LDH r7, t, HS_WSEQ
+    STH r1, r7, 9
+    ADDI r7, r7, 1
+    STH t, r7, HS_WSEQ
+    LDH r4, r1, 11
+    ADD r1, r3, r4
+    J.nc resend_rec
+resend_done:
+    RET

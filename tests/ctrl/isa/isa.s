@@ -89,10 +89,10 @@ rec_done:
     LDH r3, r1, 1          # r2 again
     LDB r4, r1, 1          # the high byte
     LDB r5, r1, 2          # the low one
-    LDI r6, 0x0fff
+    LDI r6, MEM_BYTES-1
     STH r6, r2, 0          # the window's last byte, then its first
     LDH r7, r6, 0
-    LDB r8, r6, 1          # (0x1000: address 0)
+    LDB r8, r6, 1          # (MEM_BYTES: address 0)
     XORI r9, r2, 0x0f0f    # 0xaa55
     flags r10              # Z clear (C as CMP left it: clear)
     XORI r11, r4, 0xa5     # 0: Z set
