@@ -12,7 +12,11 @@ package:
   - ChangeCipherSpec where it is due, early (ignored) and malformed (DECODE_ERROR);
   - mutated records of every kind: a status the program names, within the step budget, and the
     state either moved on or ST_FAILED;
-  - the callers' errors (BAD_INPUT), with the state as it was."""
+  - the resends (HS_RESEND, and HS_RECORD on the server's repeat), the epochs, the server's Finished
+    and what comes after it;
+  - the callers' errors (BAD_INPUT), with the state as it was, and the state the bus rewrote between
+    records: checked again, never a way into the secret top."""
+import hashlib
 import random
 import sys
 import time
@@ -330,3 +334,125 @@ def test_resend(pki):
     assert c.m.run("HS_RESEND") == "OK" and renumbered(c.out(), again)   # (its Finished: the caller's)
     assert c.record(handshake_msg(20, 5, bytes(12)), epoch=1) == "BAD_FINISHED"
     assert c.m.run("HS_RESEND") == "OK" and c.out() == b""              # failed: nothing
+
+
+def _h(m, at, v):
+    m.load(at, v.to_bytes(2, "big"))
+
+
+def test_the_state_the_bus_wrote_is_checked_again(pki):
+    """The handshake's state is public: the bus may rewrite the configuration and the reassembly's
+    fields between records. HS_RECORD checks them again before it uses them, so no rewrite makes it
+    copy from or into the secret top (the client's key into the transcript's buffer, a byte over
+    it): BAD_INPUT, the secret top as it was, nothing of it in the public window."""
+    cfg, ts = HS + EQU["HS_CFG"], EQU["TS_AT"]
+    key = bytes(range(0xa0, 0xc0))
+    for name, edit in (
+            ("the buffer in the secret top", lambda c: (_h(c.m, cfg + 20, EQU["CK_AT"] - 12), _h(c.m, cfg + 22, 44))),
+            ("a message past the buffer", lambda c: (c.m.load(HS + EQU["HS_RON"], b"\x01"),
+                                                     _h(c.m, HS + EQU["HS_RN"], EQU["MEM_BYTES"] - c.regs[11] - 12),
+                                                     _h(c.m, HS + EQU["HS_RG"], EQU["MEM_BYTES"] - c.regs[11] - 12))),
+            ("received past the message", lambda c: (c.m.load(HS + EQU["HS_RON"], b"\x01"), _h(c.m, HS + EQU["HS_RN"], 40),
+                                                     _h(c.m, HS + EQU["HS_RG"], 41))),
+            ("a begun flag not 0 or 1", lambda c: c.m.load(HS + EQU["HS_RON"], b"\x02")),
+            ("the datagram out in the secret top", lambda c: _h(c.m, cfg + 24, EQU["SECRET_BASE"] - 16)),
+            ("a datagram out longer than its place", lambda c: _h(c.m, HS + EQU["HS_OLEN"], 0x3000)),
+            ("the anchors past CHAIN_TOP", lambda c: _h(c.m, cfg + 2, EQU["CHAIN_TOP"] + 1)),
+            ("now in the secret top", lambda c: _h(c.m, cfg + 4, EQU["CK_AT"])),
+            ("the slots the same", lambda c: _h(c.m, cfg + 18, 0)),
+            ("the buffer over the anchors", lambda c: _h(c.m, cfg + 20, c.regs[1]))):
+        c = Client(pki)
+        c.start()
+        c.m.load(EQU["CK_AT"], key)
+        c.m.load(ts + 36, (32).to_bytes(2, "big"))
+        edit(c)
+        secret = bytes(c.m.mem[EQU["SECRET_BASE"]:])
+        frag = bytes([2, 0, 0, 40]) + bytes(5) + bytes([0, 0, 1]) + b"\x55"
+        assert c.record(frag) == "BAD_INPUT", name
+        assert bytes(c.m.mem[EQU["SECRET_BASE"]:]) == secret, name
+        assert key not in bytes(c.m.mem[:EQU["SECRET_BASE"]]), name
+
+
+def test_cached_mode_checks_its_inputs(pki):
+    """CERTIFICATE in cached-certificate mode reads now and the name before any chain: both must lie
+    below CHAIN_TOP like CHAIN_CHECK's, or the record's times and name would compare against the
+    secret top. BAD_INPUT, whatever the record says."""
+    c = Client(pki)
+    leaf = der(pki.server_pem)
+    body = cert_body([leaf])
+    c.m.load(0, body)
+    cc = HS + EQU["HS_CC"]
+    c.m.load(cc, b"\x01" + hashlib.sha256(leaf).digest())
+    base = {1: 0, 2: len(body), 3: 0, 4: 0, 5: 0x400, 6: 0x410, 7: 0x411, 8: 0, 9: 1}
+    for bad in ({5: EQU["CK_AT"]}, {5: EQU["CHAIN_TOP"] - 13}, {6: EQU["CK_AT"], 7: EQU["CK_AT"] + 1, 8: 1},
+                {7: EQU["CHAIN_TOP"] + 1}, {3: 10, 4: 5}):
+        assert c.m.run("CERTIFICATE", {**base, **bad}) == "BAD_INPUT", bad
+
+
+def test_epochs(pki):
+    """The client reads epoch 0 until the server's ChangeCipherSpec, then epoch 1 (tls_record.c): a
+    record of the next epoch is dropped, a ChangeCipherSpec of the old one too, whatever its bytes;
+    an unauthenticated datagram cannot end the handshake that way."""
+    c = Client(pki)
+    c.start()
+    assert c.record(b"junk", ctype=20, epoch=1) == "OK" and c.state() == ST["SH"]
+    assert c.record(b"\x16" * 30, epoch=1) == "OK" and c.state() == ST["SH"]
+    c, *_ = whole_run(pki)
+    assert c.record(b"\x01", ctype=20) == "OK" and c.state() == ST["FIN"]
+    assert c.record(b"\x01\x02", ctype=20, epoch=0) == "OK" and c.state() == ST["FIN"]   # the old epoch's
+    assert c.record(b"\x01\x02", ctype=20, epoch=1) == "DECODE_ERROR"                  # the current one's
+
+
+def finished_for(c):
+    """The server's Finished for the model's transcript (its master secret read from the model's
+    secret top: the test's view, not the bus's), as RFC 5246 7.4.9 makes it."""
+    from tls_prf import p_sha256 as prf
+    ms = bytes(c.m.mem[EQU["MS_AT"]:EQU["MS_AT"] + 48])
+    at = 0x1800                                # (free in Client's layout)
+    assert c.m.run("TS_HASH", {1: at}) == "OK"
+    return prf(ms, b"server finished" + bytes(c.m.mem[at:at + 32]), 12)
+
+
+def test_done_and_after(pki):
+    """The server's Finished, right, in epoch 1: ST_DONE. After it, epoch 0 is the old epoch (dropped
+    but for a repeat), a HelloRequest in epoch 1 is ignored, any other handshake message is
+    UNEXPECTED_MESSAGE (tls_hs.c post_handshake)."""
+    c, *_ = whole_run(pki)
+    assert c.record(b"\x01", ctype=20) == "OK"
+    assert c.record(handshake_msg(20, 5, finished_for(c)), epoch=1) == "OK" and c.state() == ST["DONE"]
+    assert c.record(handshake_msg(2, 6, server_hello()), epoch=0) == "OK" and c.state() == ST["DONE"]
+    assert c.record(handshake_msg(0, 6, b""), epoch=1) == "OK" and c.state() == ST["DONE"]
+    assert c.record(handshake_msg(2, 7, server_hello()), epoch=1) == "UNEXPECTED_MESSAGE"
+    assert c.state() == ST["FAILED"]
+
+
+def test_hello_verify_and_hello_request(pki):
+    """A HelloVerifyRequest through HS_RECORD: the second ClientHello with its cookie, in the next
+    record, message_seq 1, and the transcript starts with it; a HelloRequest before the ServerHello
+    is ignored (and takes its message_seq)."""
+    c = Client(pki)
+    first = c.start()
+    cookie = bytes(range(20))
+    assert c.record(handshake_msg(3, 0, b"\xfe\xfd" + bytes([20]) + cookie)) == "OK"
+    (t, e, seq, ch2), = records(c.out())
+    assert (t, e, seq) == (22, 0, 1) and ch2[0] == 1 and ch2[4:6] == b"\x00\x01"
+    (_, _, _, ch1), = records(first)
+    assert ch2[12 + 34:12 + 36] == b"\x00\x14" and ch2[12 + 36:12 + 56] == cookie and ch2[14:46] == ch1[14:46]
+    assert c.record(handshake_msg(0, 1, b"")) == "OK" and c.state() == ST["SH"]
+    assert c.m.run("TS_HASH", {1: 0x1800}) == "OK"
+    assert bytes(c.m.mem[0x1800:0x1820]) == hashlib.sha256(ch2).digest()
+    assert c.record(handshake_msg(2, 2, server_hello())) == "OK" and c.state() == ST["CERT"]
+
+
+def test_a_flight_over_the_anchors(pki):
+    """HANDSHAKE checks the whole flight's place (13 + the chain + FL_MAX bytes), not only a
+    ClientHello's: a datagram place whose flight would run over the anchors is BAD_INPUT."""
+    c = Client(pki)
+    anchors = bytes(c.m.mem[c.regs[1]:c.regs[2]])
+    c.m.load(0x1000, anchors)                  # the anchors moved up, so a flight can end on them
+    r = {**c.regs, 1: 0x1000, 2: 0x1000 + len(anchors)}
+    chain = r[8] - r[7]
+    out = r[1] - 13 - chain - 205 + 20         # the flight's last 20 bytes over the anchors' first
+    assert out + 256 <= r[1]                   # (a ClientHello's 256 would fit)
+    assert c.m.run("HANDSHAKE", {**r, 13: out}) == "BAD_INPUT"
+    assert c.m.run("HANDSHAKE", {**r, 13: out - 20}) == "OK"

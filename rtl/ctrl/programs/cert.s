@@ -27,6 +27,7 @@
 certificate:
     CMPI r9, 2
     J.nc bad_input
+    CALL chain_inputs               # all of them, the cached path's now and name too
     LDI x, FRAME
     STH x, r3, F_ANC
     STH x, r4, F_AEND
@@ -35,11 +36,6 @@ certificate:
     STH x, r7, F_NEND
     STH x, r8, F_CHECK
     STH x, r9, F_CACHE
-    LDI t, CHAIN_TOP                # the body: p <= e <= CHAIN_TOP
-    CMP e, p
-    J.c bad_input
-    CMP t, e
-    J.c bad_input
     SUB n, e, p                     # certificate_list<0..2^24-1>: the whole body
     CMPI n, 3
     J.c decode_error

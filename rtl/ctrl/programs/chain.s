@@ -52,21 +52,7 @@ bad_key_usage:
 # chain: CHAIN_CHECK's check, a return when the chain is good: REC then holds the leaf's record (and
 # NB_BUF, NA_BUF its times). Every register changes.
 chain:
-    LDI t, CHAIN_TOP                # the inputs: r1 <= r2, r3 <= r4, r6 <= r7, all below CHAIN_TOP
-    CMP e, p
-    J.c bad_input
-    CMP t, e
-    J.c bad_input
-    CMP r4, r3
-    J.c bad_input
-    CMP t, r4
-    J.c bad_input
-    CMPI r5, NOW_MAX
-    J.a bad_input
-    CMP r7, r6
-    J.c bad_input
-    CMP t, r7
-    J.c bad_input
+    CALL chain_inputs
     LDI x, FRAME
     STH x, p, F_LEAF
     STH x, e, F_LEAF + 2
@@ -251,6 +237,26 @@ leaf_name:
     ADD e, p, n
     CALL check_name
 chain_ok:
+    RET
+
+# chain_inputs: CHAIN_CHECK's inputs r1 <= r2, r3 <= r4, r6 <= r7 and now's 14 digits at r5, all below
+# CHAIN_TOP (BAD_INPUT otherwise). t changes.
+chain_inputs:
+    LDI t, CHAIN_TOP
+    CMP e, p
+    J.c bad_input
+    CMP t, e
+    J.c bad_input
+    CMP r4, r3
+    J.c bad_input
+    CMP t, r4
+    J.c bad_input
+    CMPI r5, NOW_MAX
+    J.a bad_input
+    CMP r7, r6
+    J.c bad_input
+    CMP t, r7
+    J.c bad_input
     RET
 
 # entry: the list entry at p (p < e) is framed: q = its certificate's first byte, w = one past its

@@ -27,7 +27,7 @@
 .equ HS_RG 441                      # its bytes so far (from offset 0), 2 bytes
 .equ HS_RP 443                      # the fragment being read, 2 bytes
 .equ HS_RE 445                      # the record's end, 2 bytes
-.equ HS_REP 447                     # the record's epoch
+.equ HS_REP 447                     # 1: the record is of the epoch before the one the client reads
 .equ HS_OLEN 448                    # the last datagram out: its bytes, kept at C_OUT to resend, 2 bytes
 .equ HS_FIN 450                     # the client's Finished message, 24 bytes: the caller seals it (epoch 1)
 .equ HS_CFG 474                     # HANDSHAKE's configuration, 26 bytes (record.s C_*)

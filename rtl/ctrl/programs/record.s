@@ -71,40 +71,8 @@ unexpected_message:
     STH t, r11, C_RB
     STH t, r12, C_RBN
     STH t, r13, C_OUT
-    CMPI r6, 4
-    J.nc bad_input
-    CMPI r9, 4
-    J.nc bad_input
-    CMPI r10, 4
-    J.nc bad_input
-    CMP r9, r10
-    J.z bad_input
-    CMPI r12, HS_HEAD + 1
-    J.c bad_input
-    CMPI r3, NOW_MAX                # each span in order and below CHAIN_TOP
-    J.a bad_input
-    MOV r13, r1
-    MOV r14, r2
-    CALL below_top
-    MOV r13, r4
-    MOV r14, r5
-    CALL below_top
-    MOV r13, r7
-    MOV r14, r8
-    CALL below_top
-    LDI t, FRAME
-    LDH r13, t, C_RB                # the buffer and the datagram out: apart from the others
-    ADD r14, r13, r12
-    J.c bad_input
-    CALL below_top
-    CALL apart_inputs
-    LDI t, FRAME
-    LDH r13, t, C_OUT
-    LDI r14, OUT_MAX
-    ADD r14, r13, r14
-    J.c bad_input
-    CALL below_top
-    CALL apart_inputs
+    LDI r15, FRAME
+    CALL cfg_check
     LDI t, FRAME                    # the configuration kept, the state reset
     LDI r1, HS_AT + HS_CFG
     LDI r2, 26
@@ -116,12 +84,66 @@ unexpected_message:
     STH t, r1, HS_NIN
     STH t, r1, HS_WSEQ
     STB t, r1, HS_RON
+    STH t, r1, HS_RN
+    STH t, r1, HS_RG
     LDI r2, 0
     CALL hello_record
     LDI t, HS_AT
     LDI r1, ST_SH
     STB t, r1, HS_ST
     J hs_out
+
+# cfg_check: the configuration at r15 (HANDSHAKE's registers in the frame, or HS_CFG, which the bus
+# may have written since): the flags, the slots 0..3 and apart, a buffer of a header and more, each
+# span in order and below CHAIN_TOP, the buffer's and the datagram's apart from the anchors, now, the
+# name and the chain; the datagram's bytes: 256, or a flight with the chain (13 + the chain's bytes +
+# FL_MAX) if more. BAD_INPUT otherwise. r12 = the datagram's bytes; r1..r14, t change.
+cfg_check:
+    LDH r1, r15, C_FLAGS
+    CMPI r1, 4
+    J.nc bad_input
+    LDH r1, r15, C_SC
+    LDH r2, r15, C_SS
+    CMPI r1, 4
+    J.nc bad_input
+    CMPI r2, 4
+    J.nc bad_input
+    CMP r1, r2
+    J.z bad_input
+    LDH r1, r15, C_NOW
+    CMPI r1, NOW_MAX
+    J.a bad_input
+    LDH r13, r15, C_ANC
+    LDH r14, r15, C_AEND
+    CALL below_top
+    LDH r13, r15, C_NAME
+    LDH r14, r15, C_NEND
+    CALL below_top
+    LDH r13, r15, C_CH
+    LDH r14, r15, C_CHE
+    CALL below_top
+    LDH r12, r15, C_RBN
+    CMPI r12, HS_HEAD + 1
+    J.c bad_input
+    LDH r13, r15, C_RB              # the buffer
+    ADD r14, r13, r12
+    J.c bad_input
+    CALL below_top
+    CALL apart_inputs
+    LDH r12, r15, C_CHE             # the datagram out
+    LDH r1, r15, C_CH
+    SUB r12, r12, r1
+    ADDI r12, r12, REC_HEAD + FL_MAX
+    CMPI r12, OUT_MAX
+    J.nc cfg_out
+    LDI r12, OUT_MAX
+cfg_out:
+    LDH r13, r15, C_OUT
+    ADD r14, r13, r12
+    J.c bad_input
+    CALL below_top
+    CALL apart_inputs
+    RET
 
 # below_top: r13 <= r14 <= CHAIN_TOP (BAD_INPUT otherwise).
 below_top:
@@ -131,24 +153,20 @@ below_top:
     J.nc bad_input
     RET
 
-# apart_inputs: [r13, r14) apart from the anchors, now, the name and the chain in the frame's
-# configuration (BAD_INPUT otherwise). r1, r2, t change.
+# apart_inputs: [r13, r14) apart from the anchors, now, the name and the chain of the configuration at
+# r15 (BAD_INPUT otherwise). r1, r2 change.
 apart_inputs:
-    LDI t, FRAME
-    LDH r1, t, C_ANC
-    LDH r2, t, C_AEND
+    LDH r1, r15, C_ANC
+    LDH r2, r15, C_AEND
     CALL apart
-    LDI t, FRAME
-    LDH r1, t, C_NOW
+    LDH r1, r15, C_NOW
     ADDI r2, r1, 14
     CALL apart
-    LDI t, FRAME
-    LDH r1, t, C_NAME
-    LDH r2, t, C_NEND
+    LDH r1, r15, C_NAME
+    LDH r2, r15, C_NEND
     CALL apart
-    LDI t, FRAME
-    LDH r1, t, C_CH
-    LDH r2, t, C_CHE
+    LDH r1, r15, C_CH
+    LDH r2, r15, C_CHE
     CALL apart
     RET
 
@@ -231,23 +249,53 @@ rec_head:
     CMPI r3, CT_HANDSHAKE
     J.nz bad_input
 hr_type:
-    LDI t, CHAIN_TOP
-    CMP r2, r1
+    CMPI r4, 2
+    J.nc bad_input
+    LDI t, HS_AT
+    LDB r5, t, HS_ST
+    CMPI r5, ST_FAILED
+    J.nc unexpected_message          # (no handshake, or a refusal ended it)
+    CMPI r5, ST_IDLE
+    J.z unexpected_message
+    LDI t, FRAME                    # (kept over the configuration's check)
+    STH t, r1, 0
+    STH t, r2, 2
+    STH t, r3, 4
+    STH t, r4, 6
+    LDI r15, HS_AT + HS_CFG         # the state the bus may have written since: checked again
+    CALL cfg_check                  # r12: the datagram's bytes
+    LDI t, HS_AT
+    LDH r1, t, HS_OLEN
+    CMP r12, r1
+    J.c bad_input
+    LDB r1, t, HS_RON               # the reassembly: a message begun or not, within the buffer
+    CMPI r1, 2
+    J.nc bad_input
+    LDH r2, t, HS_RN
+    LDH r3, t, HS_RG
+    CMP r2, r3
+    J.c bad_input
+    LDI r1, HS_AT + HS_CFG
+    LDH r1, r1, C_RBN
+    SUBI r1, r1, HS_HEAD
+    CMP r1, r2
+    J.c bad_input
+    LDI t, FRAME
+    LDH r1, t, 0
+    LDH r2, t, 2
+    LDH r3, t, 4
+    LDH r4, t, 6
+    LDI t, CHAIN_TOP                # the record: below CHAIN_TOP, apart from the buffer and the
+    CMP r2, r1                      # datagram out (kept for a resend)
     J.c bad_input
     CMP t, r2
     J.c bad_input
-    CMPI r4, 2
-    J.nc bad_input
     LDI t, HS_AT + HS_CFG
-    LDH r5, t, C_RB
-    LDH r6, t, C_RBN
-    ADD r6, r5, r6
-    CMP r6, r1                      # the buffer ends before the record, or begins after it
-    J.be hr_apart
-    CMP r2, r5
-    J.a bad_input
-hr_apart:
-    LDI t, HS_AT + HS_CFG           # and apart from the datagram out, kept for a resend
+    LDH r13, t, C_RB
+    LDH r14, t, C_RBN
+    ADD r14, r13, r14
+    CALL apart
+    LDI t, HS_AT + HS_CFG
     LDH r13, t, C_OUT
     LDI t, HS_AT
     LDH r14, t, HS_OLEN
@@ -255,29 +303,36 @@ hr_apart:
     CALL apart
     LDI t, HS_AT
     LDB r5, t, HS_ST
-    CMPI r5, ST_FAILED
-    J.nc unexpected_message          # (no handshake, or a refusal ended it)
-    CMPI r5, ST_IDLE
-    J.z unexpected_message
     STB t, r5, HS_STL
     LDI r6, ST_FAILED
     STB t, r6, HS_ST
     LDI r6, 0
     STB t, r6, HS_ANS
+
+    # The epochs (tls_record.c): the client reads epoch 0 until the server's ChangeCipherSpec, then 1.
+    # A record of the next epoch is dropped; of the one before, only handshake fragments are looked at,
+    # for a repeat that asks for a resend (HS_REP 1: an old epoch's)
+    LDI r6, 0
+    CMPI r5, ST_FIN
+    J.c hr_epoch
+    LDI r6, 1
+hr_epoch:
+    CMP r4, r6
+    J.a hr_end
+    J.z hr_current
+    CMPI r3, CT_CCS
+    J.z hr_end
+    LDI r6, 1
+    STB t, r6, HS_REP
+    J hr_walk
+hr_current:
+    LDI r6, 0
+    STB t, r6, HS_REP
     CMPI r3, CT_CCS
     J.z hr_ccs
-    CMPI r5, ST_FIN                 # epoch 1 only for the Finished; epoch 0 there: an old flight
-    J.z hr_fin_epoch
-    CMPI r4, 0
-    J.nz hr_end                     # (a record of the next epoch before its ChangeCipherSpec: dropped)
-    J hr_walk
-hr_fin_epoch:
-    CMPI r4, 1
-    J.nz hr_end
 hr_walk:
     STH t, r1, HS_RP
     STH t, r2, HS_RE
-    STB t, r4, HS_REP
 
     # Each fragment: framed (a fragment that is not ends the record: dropped, as the client drops
     # it), of the message expected next (others skipped), in order within it
@@ -316,6 +371,9 @@ hr_frag:
     CMP r7, r9
     J.c hr_old
     J.nz hr_frag                    # a later message: skipped
+    LDB r10, t, HS_REP
+    CMPI r10, 0
+    J.nz hr_frag                    # the next message, in the old epoch: skipped
     LDI r10, HS_AT + HS_CFG
     LDB r12, r1, 0                  # its type
     LDB r13, t, HS_RON
@@ -541,8 +599,6 @@ hr_ccs:
     CMPI r6, 1
     J.nz decode_error
     CMPI r5, ST_CCS
-    J.nz hr_end
-    CMPI r4, 0
     J.nz hr_end
     LDI r6, ST_FIN
     STB t, r6, HS_STL
