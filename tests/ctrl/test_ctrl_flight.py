@@ -196,6 +196,8 @@ def test_refusals(pki):
         base = {1: FLIGHT, 2: CHAIN, 3: CHAIN + len(chain), 4: 0, 5: 1}
         assert m.run("CLIENT_FLIGHT", {**base, **regs}) == "BAD_INPUT", regs
         assert bytes(m.mem[HS:HS + EQU["HS_BYTES"] + 0x68]) == state, regs
+    # no chain, its (empty) place inside the flight's: fine
+    assert m.run("CLIENT_FLIGHT", {1: FLIGHT, 2: FLIGHT + 40, 3: FLIGHT + 40, 4: 0, 5: 1}) == "OK"
     # a chain right below the flight, and right above it: fine
     m2 = run_to_flight(pki, random.Random(2), cert_request())[1]
     n = len(chain)

@@ -441,7 +441,11 @@ def test_hello_verify_and_hello_request(pki):
     assert c.record(handshake_msg(0, 1, b"")) == "OK" and c.state() == ST["SH"]
     assert c.m.run("TS_HASH", {1: 0x1800}) == "OK"
     assert bytes(c.m.mem[0x1800:0x1820]) == hashlib.sha256(ch2).digest()
-    assert c.record(handshake_msg(2, 2, server_hello())) == "OK" and c.state() == ST["CERT"]
+    cookie = bytes(range(100, 108))                    # another request: a third ClientHello, message_seq 2
+    assert c.record(handshake_msg(3, 2, b"\xfe\xfd" + bytes([8]) + cookie)) == "OK"
+    (t, e, seq, ch3), = records(c.out())
+    assert (seq, ch3[4:6], ch3[12 + 36:12 + 44]) == (2, b"\x00\x02", cookie)
+    assert c.record(handshake_msg(2, 3, server_hello())) == "OK" and c.state() == ST["CERT"]
 
 
 def test_a_flight_over_the_anchors(pki):

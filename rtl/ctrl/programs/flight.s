@@ -58,6 +58,8 @@ client_flight:
     J.c bad_input
     CALL state_apart
     ADD r14, r1, r7
+    CMP r2, r3                      # (no chain: apart from anything)
+    J.z fl_apart
     CMP r3, r1                      # the chain ends before the flight begins,
     J.be fl_apart
     CMP r14, r2                     # or begins after it ends

@@ -49,8 +49,9 @@
 
 # CLIENT_HELLO: r1 where the message goes (below the secret top, apart from the handshake's state:
 # BAD_INPUT otherwise); r2 0: the first ClientHello, message_seq 0, with a new client random from
-# the DRBG (NO_ENTROPY without a seed) and no cookie; 1: the second, message_seq 1, with the same
-# random and the cookie HELLO_VERIFY kept. OUT MESSAGE: the message, 89 bytes and the cookie's; the
+# the DRBG (NO_ENTROPY without a seed) and no cookie; 1: the second (or a later one, after another
+# HelloVerifyRequest), the next message_seq (HS_MSEQ: 1 after the first), with the same random and
+# the cookie HELLO_VERIFY kept. OUT MESSAGE: the message, 89 bytes and the cookie's; the
 # transcript starts again with it (RFC 6347 4.2.1: the first ClientHello and the HelloVerifyRequest
 # are not in it once a cookie came).
 .entry CLIENT_HELLO
@@ -74,7 +75,7 @@ ch_len:
     J.c bad_input
     CALL state_apart
     CMPI r2, 0
-    J.nz ch_build
+    J.nz ch_again
     LDI t, KF                       # a new handshake: a new random, no cookie
     STH t, r1, 0
     STH t, r6, 2
@@ -89,6 +90,10 @@ ch_len:
     LDH r1, t, 0
     LDH r6, t, 2
     LDI r2, 0
+    J ch_build
+ch_again:                           # a ClientHello again: the next message_seq (1 after the first)
+    LDI t, HS_AT
+    LDH r2, t, HS_MSEQ
 ch_build:
     SUBI r7, r6, 12                 # the body's length
     LDI t, 1                        # the handshake header: client_hello, length, message_seq,
