@@ -48,19 +48,26 @@ def wait_for(proc, pattern, timeout=20):
     raise AssertionError(f"no {pattern!r} in {out!r}")
 
 
+def s_server(pki, port, mtu):
+    """`openssl s_server -dtls1_2` for one connection, CCM_8, a client certificate asked for and
+    checked against the CA; once it listens."""
+    srv = subprocess.Popen(["openssl", "s_server", "-dtls1_2", "-mtu", str(mtu), "-accept", f"127.0.0.1:{port}",
+                            "-cert", str(pki.server_pem), "-key", str(pki.server_key), "-CAfile", str(pki.ca_pem),
+                            "-Verify", "1", "-cipher", "ECDHE-ECDSA-AES128-CCM8:@SECLEVEL=0", "-groups", "P-256",
+                            "-naccept", "1"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wait_for(srv, "ACCEPT")
+    return srv
+
+
 @pytest.mark.parametrize("mtu, buffer", [(1200, 0x100), (300, 0x380)])
 def test_openssl_s_server_mutual(pki, mtu, buffer):
     """With OpenSSL's datagrams of 1,200 bytes, its messages come whole (its Certificate with the CA's
     too, 809 bytes) and a small reassembly buffer does; at 300 bytes the Certificate comes in
     fragments over several datagrams, reassembled in the buffer."""
     port = free_port()
-    srv = subprocess.Popen(["openssl", "s_server", "-dtls1_2", "-mtu", str(mtu), "-accept", f"127.0.0.1:{port}",
-                            "-cert", str(pki.server_pem), "-key", str(pki.server_key), "-CAfile", str(pki.ca_pem),
-                            "-Verify", "1", "-cipher", "ECDHE-ECDSA-AES128-CCM8:@SECLEVEL=0", "-groups", "P-256",
-                            "-naccept", "1"],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    srv = s_server(pki, port, mtu)
     try:
-        wait_for(srv, "ACCEPT")
         c, sock = client(pki, port, buffer=buffer)
         with sock:
             c.handshake()
@@ -140,13 +147,8 @@ def test_a_lost_flight_is_sent_again(pki, timer):
     first, and HS_RECORD answers the repeated ServerHelloDone with the flight again. Either way with
     new record sequence numbers (RFC 6347 4.2.4), and the handshake completes."""
     port = free_port()
-    srv = subprocess.Popen(["openssl", "s_server", "-dtls1_2", "-mtu", "1200", "-accept", f"127.0.0.1:{port}",
-                            "-cert", str(pki.server_pem), "-key", str(pki.server_key), "-CAfile", str(pki.ca_pem),
-                            "-Verify", "1", "-cipher", "ECDHE-ECDSA-AES128-CCM8:@SECLEVEL=0", "-groups", "P-256",
-                            "-naccept", "1"],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    srv = s_server(pki, port, 1200)
     try:
-        wait_for(srv, "ACCEPT")
         c, sock = client(pki, port, buffer=0x100)
         with sock:
             c.handshake(timer=timer, drop=lambda d: c.flights() == 1)
