@@ -231,7 +231,7 @@ def test_the_engine_checks_as_the_sw_stack(openssl_pki, w, tmp_path, tally):  # 
     # What the driver leaves to the stack
     leaf3, inter, root = (der(p) for p in paths(w, ["leaf3", "inter", "root"]))
     key = ec.generate_private_key(ec.SECP256R1())
-    filler = x509.UnrecognizedExtension(ObjectIdentifier("1.3.6.1.4.1.55555.2"), bytes(4096))
+    filler = x509.UnrecognizedExtension(ObjectIdentifier("1.3.6.1.4.1.55555.2"), bytes(7400))   # past REC
     big = built("a large root", "a large root", key, key, 7, ca=True, extensions=[(filler, False)])
     big_leaf = built("x", "a large root", ec.generate_private_key(ec.SECP256R1()), key, 8)
     now = datetime.datetime.now(UTC)
