@@ -1,6 +1,6 @@
-"""The ctrl engine's client handshake against real servers: `openssl s_server -dtls1_2` and `se
-server`, each with TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8 and a client certificate asked for and
-verified. Every handshake message the node sends and every check of the server's is a program of
+"""The ctrl engine's client handshake against real servers: `openssl s_server -dtls1_2`, `se server`
+and `se collector`, each with TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8 and a client certificate asked for
+and verified. Every handshake message the node sends and every check of the server's is a program of
 the controller on its Python model (tests/ctrl/ctrl_dtls.py frames the records around them); the
 write keys are the ones KEYS put in the AES slots. The handshake is good when the server takes the
 node's Finished and application data under those keys, and the controller takes the server's
@@ -177,3 +177,25 @@ def test_a_wrong_name_is_refused_before_any_flight(pki):
     finally:
         srv.kill()
         srv.communicate()
+
+
+def test_se_collector_full_then_cached(pki, tmp_path):
+    """`se collector` (tests/proto/test_collector.py) takes the controller's handshakes as a node's:
+    a full one, then one in cached-certificate mode with no trust anchor at all; each sends a
+    reading, which arrives in SQLite under the node's certificate name (read back with sqlite3)."""
+    from proto.test_collector import Collector, rows, wait_rows
+    db = tmp_path / "readings.db"
+    col = Collector(tmp_path, pki, db)
+    try:
+        machine = None
+        for anchors, reading in ((None, b"t=21.5C full\n"), (b"", b"t=21.6C cached\n")):
+            c, sock = client(pki, col.port, anchors=anchors, cache=1, machine=machine)
+            with sock:
+                c.handshake()
+                c.send_data(reading)
+                wait_rows(db, 1 if machine is None else 2)
+                c.close()
+            machine = c.m
+    finally:
+        col.kill()
+    assert [(n, p) for n, _, p in rows(db)] == [("node-1", b"t=21.5C full\n"), ("node-1", b"t=21.6C cached\n")]
