@@ -420,6 +420,7 @@ def test_done_and_after(pki):
     c, *_ = whole_run(pki)
     assert c.record(b"\x01", ctype=20) == "OK"
     assert c.record(handshake_msg(20, 5, finished_for(c)), epoch=1) == "OK" and c.state() == ST["DONE"]
+    assert bytes(c.m.mem[EQU["MS_AT"]:EQU["MS_AT"] + 48]) == bytes(48)   # the master secret: done with
     assert c.record(handshake_msg(2, 6, server_hello()), epoch=0) == "OK" and c.state() == ST["DONE"]
     assert c.record(handshake_msg(0, 6, b""), epoch=1) == "OK" and c.state() == ST["DONE"]
     assert c.record(handshake_msg(2, 7, server_hello()), epoch=1) == "UNEXPECTED_MESSAGE"

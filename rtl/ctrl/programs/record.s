@@ -535,6 +535,9 @@ hr_fin:
     LDI r1, DIG
     LDI r2, 1
     CALL finished                   # BAD_FINISHED unless it is the one the transcript gives
+    LDI r7, MS_AT                   # the handshake's over: its master secret too (the keys stay
+    LDI r8, 48                      # in their slots)
+    CALL zero
     LDI r11, ST_DONE
     LDI t, HS_AT
     STB t, r11, HS_STL
