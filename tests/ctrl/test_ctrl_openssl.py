@@ -48,11 +48,12 @@ def wait_for(proc, pattern, timeout=20):
     raise AssertionError(f"no {pattern!r} in {out!r}")
 
 
-def s_server(pki, port, mtu):
+def s_server(pki, port, mtu, cert=None, key=None, extra=()):
     """`openssl s_server -dtls1_2` for one connection, CCM_8, a client certificate asked for and
     checked against the CA; once it listens."""
     srv = subprocess.Popen(["openssl", "s_server", "-dtls1_2", "-mtu", str(mtu), "-accept", f"127.0.0.1:{port}",
-                            "-cert", str(pki.server_pem), "-key", str(pki.server_key), "-CAfile", str(pki.ca_pem),
+                            "-cert", str(cert or pki.server_pem), "-key", str(key or pki.server_key),
+                            "-CAfile", str(pki.ca_pem), *extra,
                             "-Verify", "1", "-cipher", "ECDHE-ECDSA-AES128-CCM8:@SECLEVEL=0", "-groups", "P-256",
                             "-naccept", "1"],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -199,3 +200,31 @@ def test_se_collector_full_then_cached(pki, tmp_path):
     finally:
         col.kill()
     assert [(n, p) for n, _, p in rows(db)] == [("node-1", b"t=21.5C full\n"), ("node-1", b"t=21.6C cached\n")]
+
+
+def test_an_openssl_chain_with_an_intermediate(pki, tmp_path):
+    """A server whose leaf and intermediate the `openssl` command made (subjectKeyIdentifier,
+    authorityKeyIdentifier, subjectAltName with a DNS name and an IP address, extendedKeyUsage,
+    pathLen; tests/ctrl/test_ctrl_x509.py openssl_chain), sent with its intermediate, against their
+    root as the only anchor: the handshake completes for the SAN's name, and a name the leaf does not
+    carry is CERT_NAME."""
+    from ctrl.test_ctrl_x509 import openssl_chain
+    root, inter, leaf, _ = openssl_chain(tmp_path)
+    for name, want in ((b"node.example", None), (b"other.example", "CERT_NAME")):
+        port = free_port()
+        srv = s_server(pki, port, 1200, cert=leaf, key=tmp_path / "leaf.key", extra=("-cert_chain", str(inter)))
+        try:
+            c, sock = client(pki, port, anchors=entries([der(root)]), name=name, buffer=0x600)
+            with sock:
+                if want is None:
+                    c.handshake()
+                    c.send_data(b"through an intermediate\n")
+                    wait_for(srv, "through an intermediate")
+                    c.close()
+                else:
+                    with pytest.raises(HandshakeError) as e:
+                        c.handshake()
+                    assert e.value.status == want
+        finally:
+            srv.kill()
+            srv.wait()
