@@ -292,6 +292,7 @@ def test_cached_certificate_mode(pki, procs, mode):
     assert cli.returncode == 0, cli.stderr
     assert re.findall(r"cached: (\w+)", cli.stdout) == ["no", "yes", "yes"]
     assert cli.stdout.count("received: m") == 3
+    srv.wait_for(r"(?s)(connected: anonymous.*){3}")   # (its output, read by a thread, may lag the client)
     srv.kill()
     assert srv.output.count("connected: anonymous") == 3
 
