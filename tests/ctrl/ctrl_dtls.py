@@ -49,19 +49,7 @@ class CtrlDtlsClient:
             self.run("DRBG_SEED", {1: 48, 2: 0, 3: 0, 4: 0})
         if key is not None:
             self.m.load(self.equ("CK_AT"), key)
-        # The window below CHAIN_TOP: anchors, now, name, chain, the reassembly buffer, one record in
-        # (up to 1,536 bytes), the datagram out (kept there for a resend)
-        at = 0
-        self.regs = {}
-        for r, data in ((1, anchors), (3, now), (4, name), (7, chain)):
-            self.m.load(at, data)
-            self.regs[r] = at
-            at += len(data)
-            if r in (1, 4, 7):
-                self.regs[r + 1] = at
-        self.regs.update({6: 1 | (cache << 1), 9: SLOT_C, 10: SLOT_S, 11: at, 12: buffer})
-        self.rec_in = at + buffer
-        self.regs[13] = self.rec_in + 0x600
+        self.regs, self.rec_in = layout(self.m, anchors, now, name, chain, 1 | (cache << 1), buffer)
         self.seq1 = 0                    # the next sequence number of our epoch-1 records
         self.drop = lambda datagram: False
         self.sent_flights = 0
@@ -108,15 +96,8 @@ class CtrlDtlsClient:
         """The records of the next datagram: (type, epoch, seq, contents), epoch 1 opened once the
         keys are in the slots (before, left as they came)."""
         data, _ = self.sock.recvfrom(65536)
-        out = []
-        while len(data) >= 13:
-            ctype, epoch, seq, n = data[0], int.from_bytes(data[3:5], "big"), int.from_bytes(data[5:11], "big"), \
-                int.from_bytes(data[11:13], "big")
-            body, data = data[13:13 + n], data[13 + n:]
-            if epoch == 1 and SLOT_S in self.m.aes:
-                body = self.open(ctype, epoch, seq, body)
-            out.append((ctype, epoch, seq, body))
-        return out
+        return [(ctype, epoch, seq, self.open(ctype, epoch, seq, body) if epoch == 1 and SLOT_S in self.m.aes else body)
+                for ctype, epoch, seq, body in records(data)]
 
     def answer(self):
         """The datagram HANDSHAKE or HS_RECORD left, if any; after the flight, with the client's
@@ -171,6 +152,22 @@ class CtrlDtlsClient:
     def cookies(self):
         """Whether a HelloVerifyRequest was answered: the cookie the second ClientHello carried."""
         return self.m.mem[self.equ("HS_AT") + self.equ("HS_CLEN")]
+
+
+def layout(m, anchors, now, name, chain, flags, buffer):
+    """HANDSHAKE's inputs laid out in the window below CHAIN_TOP: anchors, now, name, chain, the
+    reassembly buffer, one record in (up to 1,536 bytes), the datagram out (kept there for a
+    resend). Returns (HANDSHAKE's registers, where a record goes)."""
+    at, regs = 0, {}
+    for r, data in ((1, anchors), (3, now), (4, name), (7, chain)):
+        m.load(at, data)
+        regs[r] = at
+        at += len(data)
+        if r in (1, 4, 7):
+            regs[r + 1] = at
+    rec_in = at + buffer
+    regs.update({6: flags, 9: SLOT_C, 10: SLOT_S, 11: at, 12: buffer, 13: rec_in + 0x600})
+    return regs, rec_in
 
 
 def records(datagram):

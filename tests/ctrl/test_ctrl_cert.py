@@ -22,7 +22,7 @@ import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
-from ctrl.test_ctrl_chain import digits, entries
+from ctrl.test_ctrl_chain import cert_body, digits, entries
 from ctrl.test_ctrl_hello import server_hello, sw_answer
 from ctrl.test_ctrl_ske import record
 from proto.pki import der
@@ -39,11 +39,6 @@ HS, LK, CC = EQU["HS_AT"], EQU["HS_AT"] + EQU["HS_LK"], EQU["HS_AT"] + EQU["HS_C
 ALERT = {"OK": None, "DECODE_ERROR": 50, "HANDSHAKE_FAILURE": 40, "CERT_EXPIRED": 45, "CERT_NOT_YET_VALID": 45,
          "CERT_UNKNOWN_CA": 48, "CERT_UNSUPPORTED": 43, "CERT_MALFORMED": 42, "CERT_SIGNATURE": 42, "CERT_CHAIN": 42,
          "CERT_NOT_CA": 42, "CERT_KEY_USAGE": 42, "CERT_NAME": 42}
-
-
-def cert_body(certs):
-    lst = entries(certs)
-    return len(lst).to_bytes(3, "big") + lst
 
 
 def run(m, body, anchors, now, name=b"localhost", cache=0):

@@ -38,6 +38,12 @@ def entries(certs):
     return b"".join(len(c).to_bytes(3, "big") + c for c in certs)
 
 
+def cert_body(certs):
+    """A Certificate message's body (RFC 5246 7.4.2): certificate_list, its 3-byte length first."""
+    lst = entries(certs)
+    return len(lst).to_bytes(3, "big") + lst
+
+
 def digits(t):
     """Unix seconds as 14 digits YYYYMMDDHHMMSS (the datetime module's calendar)."""
     return datetime.datetime.fromtimestamp(t, UTC).strftime("%Y%m%d%H%M%S").encode()

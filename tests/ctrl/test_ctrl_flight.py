@@ -26,9 +26,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature, encode_dss_signature
 
-from ctrl.test_ctrl_cert import cert_body
-from ctrl.test_ctrl_chain import digits, entries
-from ctrl.test_ctrl_hello import seeded, server_hello
+from ctrl.test_ctrl_chain import cert_body, digits, entries
+from ctrl.test_ctrl_hello import handshake_msg, seeded, server_hello
 from ctrl.test_ctrl_ske import cert_request, ske_body
 from proto.pki import der, make_pki
 from se_cli import ROOT
@@ -40,11 +39,6 @@ import ctrl_asm as asm  # noqa: E402
 EQU = asm.load().equ
 HS = EQU["HS_AT"]
 MSG, IN, CHAIN, FLIGHT = 0x0000, 0x0100, 0x0480, 0x0640
-
-
-def handshake_msg(mtype, seq, body):
-    return bytes([mtype]) + len(body).to_bytes(3, "big") + seq.to_bytes(2, "big") + bytes(3) + \
-        len(body).to_bytes(3, "big") + body
 
 
 @pytest.fixture(scope="module")

@@ -32,10 +32,16 @@ OUT, HVR, DIGEST = 0x0100, 0x0300, 0x0400
 RANDOM_AT = 12 + 2                  # where a ClientHello message's random starts
 
 
+def handshake_msg(mtype, seq, body):
+    """A DTLS handshake message, whole in one fragment (RFC 6347 4.2.2): type, length, message_seq,
+    fragment_offset 0, fragment_length = length, the body."""
+    return bytes([mtype]) + len(body).to_bytes(3, "big") + seq.to_bytes(2, "big") + bytes(3) + \
+        len(body).to_bytes(3, "big") + body
+
+
 def hvr_record(cookie, seq=0):
     """A HelloVerifyRequest in a DTLS record (RFC 6347 4.1, 4.2.1, 4.2.2): epoch 0, message_seq 0."""
-    body = b"\xfe\xfd" + bytes([len(cookie)]) + cookie
-    msg = bytes([3]) + len(body).to_bytes(3, "big") + (0).to_bytes(2, "big") + bytes(3) + len(body).to_bytes(3, "big") + body
+    msg = handshake_msg(3, 0, b"\xfe\xfd" + bytes([len(cookie)]) + cookie)
     return bytes([22]) + b"\xfe\xfd" + bytes(2) + seq.to_bytes(6, "big") + len(msg).to_bytes(2, "big") + msg
 
 
@@ -169,7 +175,7 @@ def server_hello(version=b"\xfe\xfd", sid=b"", suite=b"\xc0\xae", comp=b"\x00", 
 
 
 def sh_record(body):
-    msg = bytes([2]) + len(body).to_bytes(3, "big") + bytes(2) + bytes(3) + len(body).to_bytes(3, "big") + body
+    msg = handshake_msg(2, 0, body)
     return bytes([22]) + b"\xfe\xfd" + bytes(8) + len(msg).to_bytes(2, "big") + msg
 
 

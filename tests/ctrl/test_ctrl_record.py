@@ -25,10 +25,10 @@ import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from ctrl.test_ctrl_cert import cert_body
-from ctrl.test_ctrl_chain import digits, entries
-from ctrl.test_ctrl_flight import check_flight, handshake_msg, split
-from ctrl.test_ctrl_hello import seeded, server_hello, sw_answer
+from ctrl.ctrl_dtls import layout, records
+from ctrl.test_ctrl_chain import cert_body, digits, entries
+from ctrl.test_ctrl_flight import check_flight, split
+from ctrl.test_ctrl_hello import handshake_msg, seeded, server_hello, sw_answer
 from ctrl.test_ctrl_ske import cert_request, ske_body
 from proto.pki import der, make_pki
 from se_cli import ROOT
@@ -61,15 +61,8 @@ class Client:
         node = serialization.load_pem_private_key(key_pem.read_bytes(), None)
         self.m.load(EQU["CK_AT"], node.private_numbers().private_value.to_bytes(32, "big"))
         self.node, self.chain = node, entries([der(cert_pem)])
-        at, self.regs = 0, {}
-        for r, data in ((1, entries([der(pki.ca_pem)])), (3, digits(time.time())), (4, b"localhost"), (7, self.chain)):
-            self.m.load(at, data)
-            self.regs[r] = at
-            at += len(data)
-            if r in (1, 4, 7):
-                self.regs[r + 1] = at
-        self.rec = at + buffer              # a record in: up to 1,536 bytes; then the datagram out
-        self.regs.update({6: 1, 9: 0, 10: 1, 11: at, 12: buffer, 13: self.rec + 0x600})
+        self.regs, self.rec = layout(self.m, entries([der(pki.ca_pem)]), digits(time.time()), b"localhost",
+                                     self.chain, 1, buffer)
 
     def start(self):
         assert self.m.run("HANDSHAKE", self.regs) == "OK"
@@ -84,17 +77,6 @@ class Client:
 
     def out(self):
         return self.m.out.get("MESSAGE", b"")
-
-
-def records(datagram):
-    """(type, epoch, seq, contents) of each record."""
-    out = []
-    while datagram:
-        n = int.from_bytes(datagram[11:13], "big")
-        out.append((datagram[0], int.from_bytes(datagram[3:5], "big"), int.from_bytes(datagram[5:11], "big"),
-                    datagram[13:13 + n]))
-        datagram = datagram[13 + n:]
-    return out
 
 
 def server_flight(pki, hello_record, request=True):

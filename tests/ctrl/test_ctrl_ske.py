@@ -13,7 +13,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
-from ctrl.test_ctrl_hello import ALERT, HVR, seeded, server_hello, sw_answer
+from ctrl.test_ctrl_chain import cert_body
+from ctrl.test_ctrl_hello import ALERT, HVR, handshake_msg, seeded, server_hello, sw_answer
 from proto.pki import der, make_pki
 from se_cli import ROOT
 
@@ -26,7 +27,7 @@ SKE_AT = 0x0400
 
 
 def record(seq, mtype, mseq, body):
-    msg = bytes([mtype]) + len(body).to_bytes(3, "big") + mseq.to_bytes(2, "big") + bytes(3) + len(body).to_bytes(3, "big") + body
+    msg = handshake_msg(mtype, mseq, body)
     return bytes([22]) + b"\xfe\xfd" + bytes(2) + seq.to_bytes(6, "big") + len(msg).to_bytes(2, "big") + msg
 
 
@@ -49,7 +50,7 @@ def sw_verdicts(pki, cases):
     cases[i](client_random) for each i (tests/ctrl/test_ctrl_hello.py sw_answer), and what was sent:
     (the client random, the body)."""
     chain = der(pki.server_pem)
-    cert = (len(chain) + 3).to_bytes(3, "big") + len(chain).to_bytes(3, "big") + chain
+    cert = cert_body([chain])
     got, sent = [], []
 
     def flight(case):
@@ -135,7 +136,7 @@ def test_certificate_request_as_the_software_client(tmp_path, tally):
     key = serialization.load_pem_private_key(pki.server_key.read_bytes(), None)
     sr = server_hello()[2:34]
     chain = der(pki.server_pem)
-    cert = (len(chain) + 3).to_bytes(3, "big") + len(chain).to_bytes(3, "big") + chain
+    cert = cert_body([chain])
     bodies = [cert_request(), cert_request(types=b"\x01\x40", algs=b"\x04\x01\x04\x03\x00"), cert_request(types=b"\x01"),
               cert_request(algs=b"\x04\x01"), cert_request(types=b"", algs=b""), cert_request(cas=b"\x00\x03abc"),
               cert_request(algs=b"\x03\x04\x03"), cert_request()[:-1], cert_request() + b"\x00", b"", b"\x05\x40",

@@ -479,7 +479,7 @@ async def programs(dut):
     # with its Certificate in fragments, a message out of order (UNEXPECTED_MESSAGE) in a second one
     import tempfile
     sys.path.insert(0, str(ROOT / "tests" / "ctrl"))   # (the ctrl tests import one another by name)
-    from ctrl.test_ctrl_flight import handshake_msg
+    from ctrl.test_ctrl_hello import handshake_msg
     from ctrl.test_ctrl_record import Client, fragments, server_flight
     from proto.pki import make_pki
     pki = make_pki(pathlib.Path(tempfile.mkdtemp()))

@@ -40,7 +40,7 @@
 
 .equ REC_HEAD 13                    # a DTLS record's header (RFC 6347 4.1)
 .equ HS_HEAD 12                     # a DTLS handshake message's header (RFC 6347 4.2.2)
-.equ OUT_MAX 256                    # the datagram out: at least a ClientHello's record (a flight checks its own)
+.equ OUT_MAX 256                    # the datagram out's place: at least a ClientHello's record
 .equ CT_CCS 20
 .equ CT_HANDSHAKE 22
 
@@ -51,8 +51,8 @@ unexpected_message:
 # name; r6 bit 0: check the name, bit 1: cached-certificate mode; r7, r8 the client's chain (entries;
 # none: r7 = r8); r9, r10 the AES key slots for the client's and the server's write keys; r11, r12
 # the reassembly buffer and its bytes (a message's 12-byte header and body: the server's longest);
-# r13 where the datagram out goes (OUT_MAX bytes at least; a flight's span is checked when it is
-# written). Every span below CHAIN_TOP, the buffer's and the datagram's apart from the anchors, now,
+# r13 where the datagram out goes (OUT_MAX bytes, or a flight with the chain if more: cfg_check).
+# Every span below CHAIN_TOP, the buffer's and the datagram's apart from the anchors, now,
 # the name and the chain; the slots 0..3 and apart (BAD_INPUT otherwise, the state as it was).
 # A new handshake: the state reset (the certificate cache kept), the first ClientHello in a record;
 # OUT MESSAGE: that datagram.
@@ -110,15 +110,14 @@ cfg_check:
     J.nc bad_input
     CMP r1, r2
     J.z bad_input
-    LDH r1, r15, C_NOW
-    CMPI r1, NOW_MAX
-    J.a bad_input
-    LDH r13, r15, C_ANC
-    LDH r14, r15, C_AEND
-    CALL below_top
-    LDH r13, r15, C_NAME
-    LDH r14, r15, C_NEND
-    CALL below_top
+    LDI r1, 0                       # the anchors, now and the name as CHAIN_CHECK takes them
+    LDI r2, 0
+    LDH r3, r15, C_ANC
+    LDH r4, r15, C_AEND
+    LDH r5, r15, C_NOW
+    LDH r6, r15, C_NAME
+    LDH r7, r15, C_NEND
+    CALL chain_inputs
     LDH r13, r15, C_CH
     LDH r14, r15, C_CHE
     CALL below_top
