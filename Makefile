@@ -272,8 +272,10 @@ include sw/node/fw.mk
 $(eval $(call FW_APP,opserver))
 $(eval $(call FW_APP,nodebench))
 $(eval $(call FW_APP,nodebench-full,nodebench,-DNODEBENCH_FULL=1))
-# The sensor node: DTLS client over the NIC (make demo, make bench's handshake rows).
+# The sensor node: DTLS client over the NIC (make demo, make bench's handshake rows); in HW mode
+# (hw-rv32i) its own firmware, the handshake in the engine's controller, with the sensor's blob and lines.
 $(eval $(call FW_APP,sensor))
+$(foreach c,$(FW_HW_CONFIGS),$(eval $(call FW_APP_CONFIG,$(c),sensor,sensor_hw,-Isw/apps/sensor,sw/apps/sensor/provision.c sw/apps/sensor/sensor_io.c)))
 # The CBC record check's cycle counts (tests/node/test_cbc_cycles.py): sw/proto's tls_cbc.c directly.
 $(eval $(call FW_APP,cbctime,cbctime,-Isw/proto))
 # Cycle counts of P-256 ECDH and AES-128 over host-chosen secrets (make bench's ct_node rows,

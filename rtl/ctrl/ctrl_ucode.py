@@ -109,6 +109,14 @@ def gen_c(rom):
             " * in the secret top, written by the bus: the DRBG's entropy input (ENT_AT, for DRBG_SEED) and",
             " * the client's signing key (CK_AT, for SIGN) */"]
     out += [f"#define SE_CTRL_{k} {rom.equ[k]:#06x}u" for k in ("REC", "CHAIN_TOP", "ENT_AT", "CK_AT")] + [""]
+    out += ["/* the client handshake's state (HS_AT, public): its state (HS_ST: STATE_*), the write IVs",
+            " * client || server (HS_IV, 8 bytes), the next sequence number of its epoch-0 records (HS_WSEQ, 2 bytes,",
+            " * big-endian), the client's Finished message to seal (HS_FIN, 24 bytes),",
+            " * the suite ServerHello chose (HS_SUITE: its second byte), 1 if CERTIFICATE took the cached",
+            " * path (HS_CACHED) */"]
+    out += [f"#define SE_CTRL_{k} {rom.equ['HS_AT'] + rom.equ[k]:#06x}u" for k in ("HS_ST", "HS_IV", "HS_WSEQ", "HS_FIN", "HS_SUITE", "HS_CACHED")]
+    out += [f"#define SE_CTRL_STATE_{k[3:]} {rom.equ[k]}u" for k in ("ST_IDLE", "ST_CCS", "ST_FIN", "ST_DONE", "ST_FAILED")]
+    out += [""]
     out += [f"#define SE_CTRL_ST_{k} {v}u" for k, v in isa.STATUS.items()] + ["", "#endif", ""]
     return "\n".join(out)
 

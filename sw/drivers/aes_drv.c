@@ -176,6 +176,30 @@ static void slot_load(const se_aead_key *k)
     owner[s] = k->slot;
 }
 
+/* The context's key in its slot: loaded again if another context took it, unless the context has
+ * no key of its own to load (se_drv_aead_slot's: 0, the controller's key is gone). */
+static int slot_ready(const se_aead_key *k)
+{
+    if (owner[k->slot & (SLOTS - 1u)] == k->slot)
+        return 1;
+    if (k->key_len == 0)
+        return 0;
+    slot_load(k);
+    return 1;
+}
+
+se_status se_drv_aead_slot(se_aead_key *k, se_aead_mode mode, unsigned slot)
+{
+    memset(k, 0, sizeof *k);
+    if (slot >= SLOTS || (mode != SE_AEAD_GCM && mode != SE_AEAD_CCM))
+        return SE_ERR_BAD_INPUT;
+    k->mode = (uint8_t)mode;
+    issued++;
+    k->slot = issued << 2 | slot;
+    owner[slot] = k->slot;
+    return SE_OK;
+}
+
 se_status se_drv_aead_key(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len)
 {
     se_status st = se_aead_key_raw(k, mode, key, key_len); /* checks key_len, keeps the key */
@@ -394,8 +418,8 @@ static se_status aead_init(const se_aead_key *k, int decrypt, const uint8_t *non
     uint8_t iv[BLK] = {0};
     se_status st;
 
-    if (owner[s] != k->slot)
-        slot_load(k);
+    if (!slot_ready(k))
+        return SE_ERR_BAD_INPUT;
     if (k->mode == SE_AEAD_GCM) {
         if (nonce_len == 12) {
             memcpy(iv, nonce, 12);
@@ -485,15 +509,13 @@ se_status se_drv_aead_open(const se_aead_key *k, const uint8_t *nonce, size_t no
 
 /* The descriptor's words but SRC, DST and LEN: the slot (loaded again if another context took it),
  * the record's kind, seq_num, type and version, salt. 0 if the record has a tag length the suites
- * do not use. */
+ * do not use, or the context's key is gone from its slot (slot_ready). */
 static uint32_t record_desc(uint32_t d[SE_DRV_DMA_RECORD_WORDS], uint32_t op, const se_aead_key *k, const se_record *r)
 {
     const uint32_t s = k->slot & (SLOTS - 1u);
 
-    if (r->tag_len != 8 && r->tag_len != 16)
+    if ((r->tag_len != 8 && r->tag_len != 16) || !slot_ready(k))
         return 0;
-    if (owner[s] != k->slot)
-        slot_load(k);
     d[0] = op | s << SE_DRV_DMA_REC_SLOT_SHIFT | (r->dtls ? 0u : SE_DRV_DMA_REC_TLS) |
            (k->mode == SE_AEAD_CCM ? SE_DRV_DMA_REC_CCM : 0u) | (r->tag_len == 8 ? SE_DRV_DMA_REC_TAG8 : 0u);
     d[5] = (uint32_t)(r->seq_num >> 32);
@@ -559,8 +581,10 @@ static se_status cbc_chain(uint32_t d[3][SE_DRV_DMA_RECORD_WORDS], const se_aead
         se_hal_dma_sync(); /* gives back the places taken */
         return SE_ERR_NOT_SUPPORTED;
     }
-    if (owner[s] != k->slot)
-        slot_load(k);
+    if (!slot_ready(k)) {
+        se_hal_dma_sync();
+        return SE_ERR_BAD_INPUT;
+    }
     d[1][0] |= s << SE_DRV_DMA_REC_SLOT_SHIFT | (r->dtls ? 0u : SE_DRV_DMA_REC_TLS);
     d[1][5] = (uint32_t)(r->seq_num >> 32);
     d[1][6] = (uint32_t)r->seq_num;

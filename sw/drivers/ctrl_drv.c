@@ -106,7 +106,22 @@ se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask,
     return taken();
 }
 
-/* A program's status as the software stack names it (SIG_CHECK's and CHAIN_CHECK's refusals). */
+se_status se_drv_ctrl_wipe(void)
+{
+    const uint32_t status = SE_HAL_CTRL_BASE + SE_CTRL_STATUS, busy = SE_CTRL_STATUS_BUSY_MASK << SE_CTRL_STATUS_BUSY_SHIFT;
+    se_status st = se_drv_wait(status, busy, 0);
+    if (st != SE_OK)
+        return st;
+    wr(SE_CTRL_ERR, 0xffffffffu);
+    wr(SE_CTRL_INTR_STATE, 1u << SE_CTRL_INTR_STATE_DONE_SHIFT);
+    wr(SE_CTRL_CMD, SE_CTRL_CMD_OP_WIPE << SE_CTRL_CMD_OP_SHIFT);
+    if ((st = se_drv_wait(status, busy, 0)) != SE_OK) /* (192 cycles: not worth a sleep) */
+        return st;
+    return taken();
+}
+
+/* A program's status as the software stack names it: SIG_CHECK's and CHAIN_CHECK's refusals, and the
+ * client handshake's. */
 static se_status status_of(unsigned result)
 {
     switch (result) {
@@ -121,6 +136,16 @@ static se_status status_of(unsigned result)
     case SE_CTRL_ST_CERT_UNKNOWN_CA: return SE_ERR_CERT_UNKNOWN_CA;
     case SE_CTRL_ST_CERT_NOT_CA: return SE_ERR_CERT_NOT_CA;
     case SE_CTRL_ST_CERT_KEY_USAGE: return SE_ERR_CERT_KEY_USAGE;
+    case SE_CTRL_ST_INVALID_POINT: return SE_ERR_INVALID_POINT;
+    case SE_CTRL_ST_NO_ENTROPY: return SE_ERR_DRBG_NOT_SEEDED;
+    case SE_CTRL_ST_DECODE_ERROR: return SE_ERR_TLS_DECODE;
+    case SE_CTRL_ST_PROTOCOL_VERSION: return SE_ERR_TLS_PROTOCOL_VERSION;
+    case SE_CTRL_ST_ILLEGAL_PARAMETER:
+    case SE_CTRL_ST_UNSUPPORTED_EXTENSION: return SE_ERR_TLS_ILLEGAL_PARAMETER; /* (the stack's too) */
+    case SE_CTRL_ST_HANDSHAKE_FAILURE: return SE_ERR_TLS_HANDSHAKE;
+    case SE_CTRL_ST_DECRYPT_ERROR: return SE_ERR_BAD_SIGNATURE; /* ServerKeyExchange's signature */
+    case SE_CTRL_ST_BAD_FINISHED: return SE_ERR_TLS_BAD_FINISHED;
+    case SE_CTRL_ST_UNEXPECTED_MESSAGE: return SE_ERR_TLS_UNEXPECTED;
     default: return SE_ERR_BACKEND; /* BAD_INPUT (a layout this driver got wrong), ENGINE, BAD_PROGRAM */
     }
 }
@@ -200,24 +225,26 @@ static void time_digits(int64_t t, uint8_t out[14])
         memset(out, t < first ? '0' : '9', 14);
         return;
     }
-    int64_t days = (t - first) / 86400, secs = (t - first) % 86400;
+    /* Days and seconds of t - first (below 2^39) with 32-bit divisions: 86400 = 128 * 675, and
+     * (t - first) / 128 is below 2^32 (a 64-bit division would link 3 KiB of libgcc on the node). */
+    const uint64_t since = (uint64_t)(t - first);
+    const uint32_t q = (uint32_t)(since >> 7), days = q / 675u, secs = (q % 675u) << 7 | (uint32_t)(since & 127u);
     /* The civil date of a day counted from 0001-01-01, in 400-, 100-, 4- and 1-year cycles. */
-    int64_t q400 = days / 146097, r = days % 146097;
-    int64_t q100 = r / 36524 < 3 ? r / 36524 : 3;
-    r -= q100 * 36524;
-    int64_t q4 = r / 1461;
-    r -= q4 * 1461;
-    int64_t q1 = r / 365 < 3 ? r / 365 : 3;
-    r -= q1 * 365;
-    unsigned year = (unsigned)(q400 * 400 + q100 * 100 + q4 * 4 + q1 + 1), month = 1;
+    uint32_t q400 = days / 146097u, r = days % 146097u;
+    uint32_t q100 = r / 36524u < 3u ? r / 36524u : 3u;
+    r -= q100 * 36524u;
+    uint32_t q4 = r / 1461u;
+    r -= q4 * 1461u;
+    uint32_t q1 = r / 365u < 3u ? r / 365u : 3u;
+    r -= q1 * 365u;
+    unsigned year = q400 * 400u + q100 * 100u + q4 * 4u + q1 + 1u, month = 1;
     int leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     static const uint8_t mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    while (r >= mdays[month - 1] + (month == 2 && leap)) {
-        r -= mdays[month - 1] + (month == 2 && leap);
+    while (r >= mdays[month - 1] + (unsigned)(month == 2 && leap)) {
+        r -= mdays[month - 1] + (unsigned)(month == 2 && leap);
         month++;
     }
-    const unsigned f[7] = {year / 100, year % 100, month, (unsigned)r + 1u, (unsigned)(secs / 3600),
-                           (unsigned)(secs / 60 % 60), (unsigned)(secs % 60)};
+    const unsigned f[7] = {year / 100, year % 100, month, r + 1u, secs / 3600u, secs / 60u % 60u, secs % 60u};
     for (unsigned i = 0; i < 7; i++) {
         out[2 * i] = (uint8_t)('0' + f[i] / 10);
         out[2 * i + 1] = (uint8_t)('0' + f[i] % 10);
@@ -298,4 +325,147 @@ se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const 
         memcpy(leaf_pub + 1, chain[0] + (x & 0xffffu) - 3u, 64);
     }
     return SE_OK;
+}
+
+/* ---- the client handshake (HANDSHAKE, HS_RECORD, HS_RESEND) ------------------------------------- */
+
+/* n bytes at window address addr, aligned or not, into p. */
+se_status se_drv_ctrl_get(uint32_t addr, uint8_t *p, size_t n)
+{
+    uint8_t w[4];
+    while (n > 0) {
+        const uint32_t head = addr & 3u;
+        size_t k = 4u - head < n ? 4u - head : n;
+        if (head == 0 && n >= 4) { /* whole words straight into p */
+            k = n & ~(size_t)3u;
+            se_status st = se_drv_ctrl_read(addr, p, k);
+            if (st != SE_OK)
+                return st;
+        } else {
+            se_status st = se_drv_ctrl_read(addr - head, w, 4);
+            if (st != SE_OK)
+                return st;
+            memcpy(p, w + head, k);
+        }
+        addr += (uint32_t)k;
+        p += k;
+        n -= k;
+    }
+    return SE_OK;
+}
+
+static uint32_t align4(uint32_t a)
+{
+    return (a + 3u) & ~3u;
+}
+
+/* After HANDSHAKE, HS_RECORD or HS_RESEND: the program's result, the machine's state and the
+ * datagram out (MESSAGE: none when the slot was not written or is empty). */
+static se_status hs_after(se_drv_ctrl_hs *h, se_status st, unsigned result, const uint32_t out[16], uint32_t valid)
+{
+    uint8_t state = SE_CTRL_STATE_FAILED;
+    h->out_len = 0;
+    if (st != SE_OK)
+        return st;
+    h->result = (uint8_t)result;
+    if ((st = se_drv_ctrl_get(SE_CTRL_HS_ST, &state, 1)) != SE_OK)
+        return st;
+    h->state = state;
+    if (result != SE_CTRL_ST_OK)
+        return status_of(result);
+    if (valid >> SE_CTRL_SLOT_MESSAGE & 1u) {
+        const uint32_t m = out[SE_CTRL_SLOT_MESSAGE], at = m & 0xffffu, len = m >> 16;
+        if (at != h->out_at || len > h->out_max)
+            return SE_ERR_BACKEND; /* not where HANDSHAKE was told to put it */
+        h->out_len = (uint16_t)len;
+    }
+    return SE_OK;
+}
+
+se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c)
+{
+    uint16_t regs[16] = {0};
+    uint32_t out[16], valid, at = 0, chain = 0;
+    unsigned result;
+    const size_t name_len = c->name != NULL ? strlen(c->name) : 0;
+    uint8_t digits[14];
+    se_status st = SE_OK;
+
+    memset(h, 0, sizeof *h);
+    h->state = SE_CTRL_STATE_FAILED;
+    if (c->slot_c > 3 || c->slot_s > 3 || c->slot_c == c->slot_s || c->record_max == 0)
+        return SE_ERR_BAD_INPUT;
+    /* The sizes first (each below the window, so no sum wraps): anchors, now, name, chain, the
+     * datagram out, a record in, and the reassembly buffer in what is left below CHAIN_TOP. */
+    size_t total = 14 + name_len;
+    for (size_t k = 0; k < c->n_anchors; k++)
+        total += 3 + (c->anchor_len[k] < SE_CTRL_CHAIN_TOP ? c->anchor_len[k] : SE_CTRL_CHAIN_TOP);
+    for (size_t i = 0; i < c->chain_n; i++)
+        chain += 3u + (uint32_t)(c->chain_len[i] < SE_CTRL_CHAIN_TOP ? c->chain_len[i] : SE_CTRL_CHAIN_TOP);
+    const uint32_t out_max = align4(13u + chain + 205u > 256u ? 13u + chain + 205u : 256u);
+    total += chain + 12u + out_max + c->record_max + 12u + 256u; /* (alignment; a buffer of 256 at least) */
+    if (name_len > 255 || c->record_max > SE_CTRL_CHAIN_TOP || total > SE_CTRL_CHAIN_TOP)
+        return SE_ERR_TLS_TOO_LARGE;
+
+    regs[1] = 0;
+    for (size_t k = 0; k < c->n_anchors && st == SE_OK; k++)
+        st = put_entry(&at, c->anchors[k], c->anchor_len[k]);
+    regs[2] = regs[3] = (uint16_t)at;
+    time_digits(c->now, digits);
+    if (st == SE_OK)
+        st = put(at, digits, 14);
+    at += 14u;
+    regs[4] = (uint16_t)at;
+    if (st == SE_OK && name_len > 0)
+        st = put(at, (const uint8_t *)c->name, name_len);
+    at += (uint32_t)name_len;
+    regs[5] = (uint16_t)at;
+    regs[6] = (uint16_t)((c->name != NULL ? 1u : 0u) | (c->cached ? 2u : 0u));
+    regs[7] = (uint16_t)at;
+    for (size_t i = 0; i < c->chain_n && st == SE_OK; i++)
+        st = put_entry(&at, c->chain[i], c->chain_len[i]);
+    regs[8] = (uint16_t)at;
+    regs[9] = (uint16_t)c->slot_c;
+    regs[10] = (uint16_t)c->slot_s;
+    h->out_at = (uint16_t)align4(at);
+    h->out_max = (uint16_t)out_max;
+    h->rec_at = (uint16_t)(h->out_at + out_max);
+    h->rec_max = (uint16_t)c->record_max;
+    regs[11] = (uint16_t)align4(h->rec_at + h->rec_max);
+    regs[12] = (uint16_t)(SE_CTRL_CHAIN_TOP - regs[11]);
+    regs[13] = h->out_at;
+    if (st != SE_OK || (st = se_drv_pk_load_curve_g(c->p256)) != SE_OK)
+        return st;
+    st = se_drv_ctrl_run(SE_CTRL_PROG_HANDSHAKE, regs, 0x3ffeu, &result, out, &valid);
+    return hs_after(h, st, result, out, valid);
+}
+
+se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, const se_drv_ec_params *p256, unsigned type, unsigned epoch,
+                                const uint8_t *body, size_t n)
+{
+    uint16_t regs[16] = {0};
+    uint32_t out[16], valid;
+    unsigned result;
+    se_status st;
+
+    h->out_len = 0;
+    if (n > h->rec_max || epoch > 1 || type > 255)
+        return SE_ERR_TLS_TOO_LARGE;
+    if ((st = put(h->rec_at, body, n)) != SE_OK || (st = se_drv_pk_load_curve_g(p256)) != SE_OK)
+        return st;
+    regs[1] = h->rec_at;
+    regs[2] = (uint16_t)(h->rec_at + n);
+    regs[3] = (uint16_t)type;
+    regs[4] = (uint16_t)epoch;
+    st = se_drv_ctrl_run(SE_CTRL_PROG_HS_RECORD, regs, 0x1eu, &result, out, &valid);
+    return hs_after(h, st, result, out, valid);
+}
+
+se_status se_drv_ctrl_hs_resend(se_drv_ctrl_hs *h)
+{
+    uint16_t regs[16] = {0};
+    uint32_t out[16], valid;
+    unsigned result;
+    se_status st = se_drv_ctrl_run(SE_CTRL_PROG_HS_RESEND, regs, 0, &result, out, &valid);
+    return hs_after(h, st, result, out, valid);
 }

@@ -9,6 +9,11 @@
 #     $(eval $(call FW_APP,<name>,<source app>,<flags>))
 
 FW_CONFIGS := sw-rv32i sw-rv32im sw+hw-rv32i sw+hw-rv32im sw+hw-rv32imc
+# HW mode (issue 22): the DTLS client handshake runs in the engine's protocol controller. Only the
+# apps with a firmware of their own for it are built there, each named by FW_APP_CONFIG (the sensor:
+# sw/apps/sensor_hw). The CPU has little left to do, so these are built for size (-Os, the libraries'
+# code too at the link-time optimisation); rv32imc's libraries keep no software AEAD or SHA-256.
+FW_HW_CONFIGS := hw-rv32i hw-rv32imc
 FW_APPS    :=
 RV_SIZE    ?= riscv64-unknown-elf-size
 
@@ -16,16 +21,16 @@ FW_NODE_SRC := $(wildcard sw/node/*.c sw/node/*.S)
 FW_LD       := sw/node/link.ld
 
 fw_arch = $(lastword $(subst -, ,$(1)))
-fw_hw   = $(if $(findstring +hw-,$(1)),1,0)
+fw_hw   = $(if $(findstring +hw-,$(1))$(filter hw-%,$(1)),1,0)
 # -MMD: header dependencies (generated ones included) come from the compiler.
 fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) $(RV_DRV_FLAGS) -Isw/node/include \
             $(PROTO_FLAGS) $(NODE_TLS_FLAGS) $(NODE_TLS_FLAGS_$(call fw_arch,$(1))) \
-            -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP
+            -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP $(if $(filter hw-%,$(1)),-Os)
 # Own start.S and link.ld instead of picolibc's crt0 and picolibc.ld; integer-only printf (no
 # floating point, no %ll) keeps the ROM small. The defsym picks it directly: the specs' switch
 # (-DPICOLIBC_INTEGER_PRINTF_SCANF) would also pull in scanf (~2 KiB), which no app uses.
 fw_ldflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) -nostartfiles -T $(FW_LD) \
-             -Wl,--defsym=vfprintf=__i_vfprintf -Wl,--gc-sections
+             -Wl,--defsym=vfprintf=__i_vfprintf -Wl,--gc-sections $(if $(filter hw-%,$(1)),-Os)
 fw_node_obj = $(patsubst sw/node/%,$(BUILD)/fw/$(1)/node/%.o,$(basename $(FW_NODE_SRC)))
 
 # The node's objects in one config: $(1) = config.
@@ -38,14 +43,19 @@ $(BUILD)/fw/$(1)/node/%.o: sw/node/%.S $(GEN)/regs.stamp $(BUILD)/$(call fw_arch
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) -c $$< -o $$@
 endef
-$(foreach c,$(FW_CONFIGS),$(eval $(call FW_CONFIG_RULES,$(c))))
+$(foreach c,$(FW_CONFIGS) $(FW_HW_CONFIGS),$(eval $(call FW_CONFIG_RULES,$(c))))
 
 # One app in one config: $(1) = config, $(2) = app, $(3) = its source directory under sw/apps,
-# $(4) = extra compiler flags.
+# $(4) = extra compiler flags, $(5) = more of its C files from other apps (sw/apps/<app>/<file>.c).
 define FW_APP_CONFIG
-FW_OBJ_$(1)_$(2) := $(patsubst sw/apps/$(3)/%.c,$(BUILD)/fw/$(1)/apps/$(2)/%.o,$(wildcard sw/apps/$(3)/*.c))
+FW_OBJ_$(1)_$(2) := $(patsubst sw/apps/$(3)/%.c,$(BUILD)/fw/$(1)/apps/$(2)/%.o,$(wildcard sw/apps/$(3)/*.c)) \
+                    $(patsubst sw/apps/%.c,$(BUILD)/fw/$(1)/apps/$(2)/more/%.o,$(5))
 
 $(BUILD)/fw/$(1)/apps/$(2)/%.o: sw/apps/$(3)/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
+	@mkdir -p $$(@D)
+	$(RV_CC) $(call fw_cflags,$(1)) $(4) -c $$< -o $$@
+
+$(BUILD)/fw/$(1)/apps/$(2)/more/%.o: sw/apps/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) $(4) -c $$< -o $$@
 
@@ -77,4 +87,4 @@ $(eval $(call FW_APP,nicecho))
 # The self-test's whole set in the sw configs too (hours of simulation there: see selftest.c).
 $(eval $(call FW_APP,selftest-full,selftest,-DSELFTEST_FULL=1))
 
--include $(wildcard $(BUILD)/fw/*/node/*.d $(BUILD)/fw/*/apps/*/*.d)
+-include $(wildcard $(BUILD)/fw/*/node/*.d $(BUILD)/fw/*/apps/*/*.d $(BUILD)/fw/*/apps/*/more/*/*.d)

@@ -24,7 +24,6 @@ static void usage(FILE *f)
                "  --cache              cached-certificate mode across those connections\n"
                "  --cache-file FILE    the same, the cache kept in FILE across runs (read if present,\n"
                "                       written after a successful handshake)\n"
-               "  --fault bad-finished send a wrong Finished (negative tests)\n"
                "%s", tls_host_opts_help);
 }
 
@@ -111,7 +110,7 @@ int cli_client_main(int argc, char **argv)
     size_t n_messages = 0;
     int use_stdin = 0, expect = 0, cache_on = 0, rc = 0;
     const char *cache_file = NULL;
-    unsigned handshakes = 1, faults = 0;
+    unsigned handshakes = 1;
     se_tls_cert_cache cache;
     se_ec_curve p256;
     se_hmac_drbg_ctx rng;
@@ -155,12 +154,6 @@ int cli_client_main(int argc, char **argv)
                 fprintf(stderr, "se client: --handshakes: 1..1000\n");
                 return 2;
             }
-        } else if (i + 1 < argc && strcmp(a, "--fault") == 0) {
-            if (strcmp(argv[++i], "bad-finished") != 0) {
-                fprintf(stderr, "se client: --fault: only bad-finished\n");
-                return 2;
-            }
-            faults |= SE_TLS_FAULT_BAD_FINISHED;
         } else {
             fprintf(stderr, "se client: unknown option or missing value: '%s'\n", a);
             usage(stderr);
@@ -194,7 +187,6 @@ int cli_client_main(int argc, char **argv)
         tls_host_config(&cfg, &o, id, SE_TLS_CLIENT, &p256, &rng);
         cfg.server_name = name;
         cfg.cache = cache_on ? &cache : NULL;
-        cfg.faults = faults;
         c.sock.fd = tls_host_connect(connect_to, o.tls);
         if (c.sock.fd < 0)
             return 1;

@@ -29,7 +29,8 @@ const char tls_host_opts_help[] =
     "  --max-retransmits N  DTLS resends of one flight before giving up (default 6)\n"
     "  --cid                DTLS connection ID (RFC 9146, AEAD suites): a client offers it, a server\n"
     "                       accepts it (the collector always does)\n"
-    "  --verbose            phases and statistics on stderr\n";
+    "  --verbose            phases and statistics on stderr\n"
+    "  --fault bad-finished send a wrong Finished (negative tests)\n";
 
 void tls_host_opts_init(tls_host_opts *o)
 {
@@ -62,6 +63,13 @@ int tls_host_opt(tls_host_opts *o, int argc, char **argv, int *i)
         o->verbose = 1;
     } else if (strcmp(a, "--cid") == 0) {
         o->cid = 1;
+    } else if (strcmp(a, "--fault") == 0) {
+        if (v == NULL || strcmp(v, "bad-finished") != 0) {
+            fprintf(stderr, "se: --fault: only bad-finished\n");
+            return -1;
+        }
+        (*i)++;
+        o->faults |= SE_TLS_FAULT_BAD_FINISHED;
     } else if (strcmp(a, "--cert") == 0 || strcmp(a, "--key") == 0 || strcmp(a, "--ca") == 0 ||
                strcmp(a, "--suites") == 0 || strcmp(a, "--mtu") == 0 || strcmp(a, "--timeout") == 0 ||
                strcmp(a, "--retransmit-ms") == 0 || strcmp(a, "--max-retransmits") == 0) {
@@ -241,6 +249,7 @@ void tls_host_config(se_tls_config *cfg, const tls_host_opts *o, const tls_host_
     cfg->retransmit_ms = o->retransmit_ms;
     cfg->max_retransmits = o->max_retransmits;
     cfg->cid = (uint8_t)o->cid;
+    cfg->faults = o->faults;
 }
 
 /* ---- sockets ---------------------------------------------------------------------------- */

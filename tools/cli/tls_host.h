@@ -42,6 +42,7 @@ typedef struct {
     unsigned max_retransmits;   /* --max-retransmits N (default 6) */
     int verbose;                /* --verbose */
     int cid;                    /* --cid: DTLS connection ID (RFC 9146) */
+    unsigned faults;            /* --fault bad-finished: SE_TLS_FAULT_* (negative tests) */
 } tls_host_opts;
 
 void tls_host_opts_init(tls_host_opts *o);

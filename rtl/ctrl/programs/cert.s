@@ -96,6 +96,9 @@ ce_counted:
     MCMP n, s, v
     J.nz ce_verify
 ce_cached:                          # its chain checked out before: the clock, again
+    LDI t, HS_AT
+    LDI n, 1
+    STB t, n, HS_CACHED
     LDI n, 14
     LDI t, NB_BUF
     ADDI v, k, CC_NB

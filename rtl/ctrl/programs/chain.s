@@ -12,7 +12,7 @@
 .equ FRAME DIG-32
 .equ TS_BYTES 0x68
 .equ TS_AT FRAME-TS_BYTES
-.equ HS_BYTES 0x1f8
+.equ HS_BYTES 0x200
 .equ HS_AT TS_AT-HS_BYTES
 .equ CHAIN_TOP HS_AT
 .equ NOW_MAX CHAIN_TOP-14           # the last place now's digits may start

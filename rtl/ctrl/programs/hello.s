@@ -33,6 +33,8 @@
 .equ HS_CFG 474                     # HANDSHAKE's configuration, 26 bytes (record.s C_*)
 .equ HS_ANS 500                     # 1: this run answered (MESSAGE is the datagram out)
 .equ HS_FMARK 501                   # the server's next message_seq when the datagram out was made, 2 bytes
+.equ HS_SUITE 503                   # the suite ServerHello chose: its second byte (0xae CCM_8, 0x2b GCM)
+.equ HS_CACHED 504                  # 1: CERTIFICATE took the cached-certificate path
 .equ COOKIE_MAX 32
 .equ CH_FIXED 89                    # a ClientHello's bytes but the cookie: header 12, version 2, random 32,
                                     # session_id and cookie lengths 2, cipher_suites 6, the tail 35
@@ -167,7 +169,7 @@ hello_verify:
 # offered (CCM_8, GCM) or compression not null; then each extension in turn: extended_master_secret
 # (empty), renegotiation_info (empty renegotiated_connection, else HANDSHAKE_FAILURE), ec_point_formats
 # (a list that allows uncompressed, else ILLEGAL_PARAMETER), anything else UNSUPPORTED_EXTENSION; no
-# extended_master_secret is HANDSHAKE_FAILURE. OK keeps the server random.
+# extended_master_secret is HANDSHAKE_FAILURE. OK keeps the server random and the suite.
 .entry SERVER_HELLO
     CALL server_hello
     END
@@ -269,6 +271,10 @@ sh_format:
 sh_ext_done:
     CMPI r12, 0
     J.z handshake_failure
+    ADD r11, r1, r4
+    LDB r12, r11, 36                # the suite's second byte, for the caller's SEAL and OPEN
+    LDI r8, HS_AT
+    STB r8, r12, HS_SUITE
     ADDI r7, r1, 2
     LDI r8, HS_AT + HS_SR
     LDI r9, 32

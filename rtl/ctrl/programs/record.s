@@ -84,6 +84,8 @@ unexpected_message:
     STH t, r1, HS_NIN
     STH t, r1, HS_WSEQ
     STB t, r1, HS_RON
+    STB t, r1, HS_SUITE
+    STB t, r1, HS_CACHED
     STH t, r1, HS_RN
     STH t, r1, HS_RG
     LDI r2, 0

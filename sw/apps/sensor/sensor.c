@@ -20,24 +20,18 @@
 
 #include "node/node.h"
 #include "provision.h"
+#include "sensor_io.h"
 #include "se/tls.h"
 #include "se/x509.h"
 
-/* The node's nominal clock: turns cycles into the milliseconds of the DTLS timers. */
-#define SENSOR_CLOCK_HZ 50000000u
-#define CYCLES_PER_MS (SENSOR_CLOCK_HZ / 1000u)
+#define CYCLES_PER_MS SENSOR_CYCLES_PER_MS
 _Static_assert(CYCLES_PER_MS < 65536u, "io_now_ms divides by 16-bit digits");
 /* Largest datagram taken from the NIC, the size the stack sends (a longer one is dropped, counted:
  * peers must keep to the same MTU, as the collector's default and s_server -mtu 1200 do). */
 #define RX_MAX SE_TLS_MAX_MTU
 
-/* Exit codes. */
-enum { EXIT_OK = 0, EXIT_PROVISION = 1, EXIT_SETUP = 2, EXIT_TLS = 3 };
-
-#define BIT(n) (1u << (n))
-#define SYSCTL(r) NODE_REG(SE_MAP_SYSCTL_BASE, SE_SYSCTL_##r)
-#define INTC(r) NODE_REG(SE_MAP_INTC_BASE, SE_INTC_##r)
-#define NIC(r) NODE_REG(SE_MAP_NIC_BASE, SE_NIC_##r)
+enum { EXIT_OK = SENSOR_EXIT_OK, EXIT_PROVISION = SENSOR_EXIT_PROVISION, EXIT_SETUP = SENSOR_EXIT_SETUP,
+       EXIT_TLS = SENSOR_EXIT_TLS };
 
 static uint8_t prov_buf[SENSOR_PROV_MAX];
 static uint8_t rx[RX_MAX] __attribute__((aligned(4)));
@@ -46,7 +40,6 @@ static se_hmac_drbg_ctx rng;
 static se_ec_curve p256;
 static se_tls tls;
 static se_tls_cert_cache cache;
-static char node_name[32];
 static uint32_t rx_too_long, data_in;
 
 /* ---- transport: the NIC, the cycle counter as clock ------------------------------------------ */
@@ -88,88 +81,14 @@ static void io_phase(void *ctx, const char *name)
     node_marker(name);
 }
 
-/* Sleeps until a packet waits in the NIC or ms milliseconds have passed (UINT32_MAX: no limit),
- * on the nic_rx and timer sources of the intc; both are off again on return. */
-static void wait_rx(uint32_t ms)
-{
-    uint64_t deadline = node_cycles() + (uint64_t)ms * CYCLES_PER_MS;
-    if (ms != UINT32_MAX) {
-        SYSCTL(TIMER_CMP_HI) = (uint32_t)(deadline >> 32);
-        SYSCTL(TIMER_CMP_LO) = (uint32_t)deadline;
-        SYSCTL(TIMER_CTRL) = BIT(SE_SYSCTL_TIMER_CTRL_EN_SHIFT);
-        INTC(ENABLE) |= BIT(SE_IRQ_TIMER);
-    }
-    NIC(INTR_ENABLE) |= BIT(SE_NIC_INTR_ENABLE_RX_SHIFT);
-    INTC(ENABLE) |= BIT(SE_IRQ_NIC_RX);
-    for (;;) {
-        NIC(INTR_STATE) = BIT(SE_NIC_INTR_STATE_RX_SHIFT); /* ack first, then look (as nic_wait) */
-        if (NIC(STATUS) & BIT(SE_NIC_STATUS_RX_AVAIL_SHIFT))
-            break;
-        if (ms != UINT32_MAX && node_cycles() >= deadline)
-            break;
-        node_sleep();
-    }
-    /* Levels: left enabled they would wake every later sleep (the engine drivers'). */
-    INTC(ENABLE) &= ~(BIT(SE_IRQ_NIC_RX) | BIT(SE_IRQ_TIMER));
-    SYSCTL(TIMER_CTRL) = 0;
-}
-
-/* ---- output lines ------------------------------------------------------------------------- */
-
-/* Appends s or the decimal v at d; returns the new end (not terminated). Unbounded: each line's
- * buffer holds its longest form (the node's name 31 characters, a provisioning problem 25,
- * numbers 10 digits; the longest, the last line, 191 of its 200 bytes). */
-static char *cat(char *d, const char *s)
-{
-    while (*s)
-        *d++ = *s++;
-    return d;
-}
-
-static char *cat_u(char *d, uint32_t v)
-{
-    char t[10];
-    unsigned n = 0;
-    do
-        t[n++] = (char)('0' + v % 10u);
-    while ((v /= 10u) != 0);
-    while (n)
-        *d++ = t[--n];
-    return d;
-}
-
-/* Sends the line in buf up to end, with its newline. */
-static void say(char *buf, char *end)
-{
-    *end++ = '\n';
-    *end = 0;
-    uart_puts(buf);
-}
-
 /* ---- the run ------------------------------------------------------------------------------- */
 
-/* Appends ,"key":a for an alert a sent or received (a < 0: none). */
-static char *alert(char *d, const char *key, int a)
-{
-    return a < 0 ? d : cat_u(cat(d, key), (uint32_t)a);
-}
-
-/* The failure line, then the exit: {"error":E,"where":"W"[,"alert_sent":A][,"alert_received":A],
- * "stack_peak":N}. E is the se_status number, or the provisioning problem in quotes (reason);
- * the alerts (numbers too) only where the connection had begun (alerts). */
+/* The failure line, then the exit (sensor_fail), with the alerts sent and received where the
+ * connection had begun (alerts). */
 static _Noreturn void fail(int code, const char *where, const char *reason, se_status st, int alerts)
 {
-    char l[160], *e = cat(l, "{\"error\":");
-    node_marker(NULL);
-    e = reason ? cat(cat(cat(e, "\""), reason), "\"") : cat_u(e, (uint32_t)st);
-    e = cat(cat(cat(e, ",\"where\":\""), where), "\"");
-    if (alerts) {
-        e = alert(e, ",\"alert_sent\":", se_tls_sent_alert(&tls));
-        e = alert(e, ",\"alert_received\":", se_tls_peer_alert(&tls));
-    }
-    e = cat_u(cat(e, ",\"stack_peak\":"), node_stack_peak());
-    say(l, cat(e, "}"));
-    node_exit(code);
+    sensor_fail(code, where, reason, (int)st, alerts ? se_tls_sent_alert(&tls) : -1,
+                alerts ? se_tls_peer_alert(&tls) : -1);
 }
 
 /* One DTLS handshake: until ESTABLISHED, feeding datagrams and running the retransmission timer,
@@ -189,7 +108,7 @@ static se_status handshake(const se_tls_config *cfg, const se_tls_io *io)
         else if (se_tls_timeout_ms(&tls) == 0)
             st = se_tls_timer(&tls);
         else
-            wait_rx(se_tls_timeout_ms(&tls));
+            sensor_wait_rx(se_tls_timeout_ms(&tls));
     }
     if (st == SE_OK && se_tls_get_state(&tls) != SE_TLS_ESTABLISHED)
         st = se_tls_error(&tls) != SE_OK ? se_tls_error(&tls) : SE_ERR_TLS_STATE;
@@ -197,11 +116,6 @@ static se_status handshake(const se_tls_config *cfg, const se_tls_io *io)
 }
 
 /* A fake sensor: a deterministic temperature in tenths of a degree around 21.5 C. */
-static int temperature(unsigned seq)
-{
-    return 215 + (int)((seq * 37u) % 21u) - 10;
-}
-
 /* Records of record_size bytes (the bench's cycles per byte): one byte pattern, made before the
  * app_data phase so the phase counts the channel's work alone. rx is idle once established. */
 static size_t pattern(void)
@@ -217,14 +131,9 @@ static se_status send_data(size_t len)
 {
     se_status st = SE_OK;
     for (unsigned i = 1; st == SE_OK && i <= prov.readings; i++) {
-        if (prov.record_size == 0) { /* "<name> seq=<i> temp=<t>C", t between 20.5 and 22.5 */
+        if (prov.record_size == 0) {
             char line[80];
-            unsigned t = (unsigned)temperature(i);
-            char *e = cat(line, node_name);
-            e = cat_u(cat(e, " seq="), i);
-            e = cat_u(cat(e, " temp="), t / 10u);
-            e = cat(cat_u(cat(e, "."), t % 10u), "C");
-            st = se_tls_write(&tls, (const uint8_t *)line, (size_t)(e - line));
+            st = se_tls_write(&tls, (const uint8_t *)line, sensor_reading(line, i));
         } else {
             st = se_tls_write(&tls, rx, len);
         }
@@ -237,13 +146,7 @@ static se_status send_data(size_t len)
 static __attribute__((noinline)) int name_from_cert(void)
 {
     se_x509 me;
-    if (se_x509_parse(&me, prov.cert, prov.cert_len) != SE_OK || !me.cn || me.cn_len >= sizeof node_name)
-        return 0;
-    for (size_t i = 0; i < me.cn_len; i++)
-        if (me.cn[i] < 0x20 || me.cn[i] > 0x7e || me.cn[i] == '"' || me.cn[i] == '\\')
-            return 0;
-    memcpy(node_name, me.cn, me.cn_len);
-    return 1;
+    return se_x509_parse(&me, prov.cert, prov.cert_len) == SE_OK && sensor_set_name(me.cn, me.cn_len);
 }
 
 int main(void)
@@ -293,17 +196,13 @@ int main(void)
 #endif
     se_tls_io io = {.send = io_send, .now_ms = io_now_ms, .on_data = io_data, .phase = io_phase};
 
-    char l[200], *e;
     for (unsigned h = 1; h <= prov.handshakes; h++) {
         uint64_t t0 = node_cycles();
         st = handshake(&cfg, &io);
         if (st != SE_OK)
             fail(EXIT_TLS, "dtls", NULL, st, 1);
         uint32_t cycles = (uint32_t)(node_cycles() - t0);
-        e = cat_u(cat(l, "{\"handshake\":"), h);
-        e = cat_u(cat(e, ",\"cached\":"), (uint32_t)se_tls_used_cache(&tls));
-        e = cat_u(cat(e, ",\"suite\":"), se_tls_suite(&tls));
-        say(l, cat(cat_u(cat(e, ",\"cycles\":"), cycles), "}"));
+        sensor_line_handshake(h, se_tls_used_cache(&tls), se_tls_suite(&tls), cycles);
         if (h == prov.handshakes) {
             size_t len = prov.record_size ? pattern() : 0;
             node_marker("app_data");
@@ -313,10 +212,7 @@ int main(void)
             node_marker(NULL);
             if (st != SE_OK)
                 fail(EXIT_TLS, "dtls", NULL, st, 1);
-            e = cat_u(cat(l, "{\"app_data\":"), se_tls_get_stats(&tls)->app_bytes_out);
-            e = cat_u(cat(e, ",\"records\":"), prov.readings);
-            e = cat_u(cat(e, ",\"cycles\":"), cycles);
-            say(l, cat(e, "}"));
+            sensor_line_app_data(se_tls_get_stats(&tls)->app_bytes_out, prov.readings, cycles);
         }
         node_marker("close");
         st = se_tls_close(&tls);
@@ -325,14 +221,8 @@ int main(void)
             fail(EXIT_TLS, "dtls", NULL, st, 1);
     }
     const se_tls_stats *s = se_tls_get_stats(&tls);
-    e = cat_u(cat(l, "{\"done\":1,\"readings\":"), prov.readings);
-    e = cat(cat(cat(e, ",\"name\":\""), node_name), "\"");
-    e = cat_u(cat(e, ",\"retransmits\":"), s->retransmits);
-    e = cat_u(cat(e, ",\"dropped\":"), s->dropped_bad_mac + s->dropped_replay + s->dropped_malformed + rx_too_long);
-    e = cat_u(cat(e, ",\"bad_mac\":"), s->dropped_bad_mac);
-    e = cat_u(cat(e, ",\"bytes_in\":"), data_in);
-    e = cat_u(cat(e, ",\"stack_peak\":"), node_stack_peak());
-    e = cat_u(cat(e, ",\"stack_size\":"), node_stack_size());
-    say(l, cat(e, "}"));
+    sensor_line_done(prov.readings, s->retransmits,
+                     s->dropped_bad_mac + s->dropped_replay + s->dropped_malformed + rx_too_long, s->dropped_bad_mac,
+                     data_in);
     return EXIT_OK;
 }

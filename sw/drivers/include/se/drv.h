@@ -42,6 +42,11 @@ se_status se_drv_aes_cbc_mac(const uint8_t *key, size_t key_len, const uint8_t *
  * of the key, and zeroes the context. */
 se_status se_drv_aead_key(se_aead_key *k, se_aead_mode mode, const uint8_t *key, size_t key_len);
 void se_drv_aead_wipe(se_aead_key *k);
+/* A context for a key the engine put in slot 0..3 itself (the controller's KEYS, HW mode): the bus
+ * never had it, so the context holds none, and once another context takes the slot its messages
+ * are refused (SE_ERR_BAD_INPUT; records: SE_ERR_BAD_LENGTH) instead of run under another key.
+ * SE_ERR_BAD_INPUT for a slot past 3 or a mode not GCM or CCM. */
+se_status se_drv_aead_slot(se_aead_key *k, se_aead_mode mode, unsigned slot);
 
 /* GCM (any non-empty IV, tag 4..16) and CCM (nonce 7..13, even tag 4..16) under such a context.
  * open returns SE_ERR_BAD_TAG without touching `pt` when the tag does not verify: the engine holds
@@ -177,6 +182,9 @@ se_status se_drv_ctrl_write(uint32_t addr, const uint8_t *p, size_t n);
 se_status se_drv_ctrl_read(uint32_t addr, uint8_t *p, size_t n);
 se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask, unsigned *result, uint32_t out[16],
                           uint32_t *valid);
+/* CMD WIPE: zeros over the window's secret top (the DRBG, the keys, the client's key), which opens
+ * SE_CTRL_CK_AT to the bus again until the next program. SE_ERR_BACKEND if refused. */
+se_status se_drv_ctrl_wipe(void);
 /* A certificate's signature checked by the controller's program SIG_CHECK: the SHA-256 of the
  * tbs_len bytes at tbs on the SHA IP, then ECDSA verification of sig (r || s, 32 bytes each) with
  * pub (04 || x || y) on the pk IP, after se_drv_pk_hold_curve(p256). SE_OK, SE_ERR_CERT_SIGNATURE
@@ -196,5 +204,50 @@ se_status se_drv_ctrl_sig_check(const se_ec_curve *p256, const uint8_t *tbs, siz
 se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const *chain, const size_t *chain_len,
                                   size_t n, const uint8_t *const *anchors, const size_t *anchor_len,
                                   size_t n_anchors, int64_t now, const char *name, uint8_t leaf_pub[65]);
+
+/* n bytes at window address addr, aligned or not (se_drv_ctrl_read's rules otherwise). */
+se_status se_drv_ctrl_get(uint32_t addr, uint8_t *p, size_t n);
+
+/* The DTLS 1.2 client handshake run by the controller (HW mode: HANDSHAKE, HS_RECORD, HS_RESEND;
+ * docs/tls.md): the caller carries datagrams and seals and opens the epoch-1 records with the key
+ * slots KEYS filled; every handshake message, the transcript, the chain's verification and the keys
+ * are the controller's. hs_start lays out the window (below SE_CTRL_CHAIN_TOP: the anchors, now,
+ * the name, the client's chain, the datagram out, one record in of up to record_max bytes, and the
+ * reassembly buffer in the rest), makes the pk IP hold P-256 with G's comb table
+ * (se_drv_pk_load_curve_g, as hs_record does) and runs HANDSHAKE: the client's
+ * random, keys and certificate cache stay in the controller from one handshake to the next (WIPE
+ * ends them). hs_record hands in one of the server's records (its contents: epoch 1 opened by the
+ * caller), hs_resend is the retransmission timer's. After each, h->state is the machine's
+ * (SE_CTRL_STATE_*), h->result the program's status (SE_CTRL_ST_*: the caller's alert), and
+ * h->out_len bytes at window address h->out_at are the datagram to send (0: none); from
+ * SE_CTRL_STATE_CCS on it carries the client's flight, whose Finished (24 bytes at SE_CTRL_HS_FIN)
+ * the caller seals in epoch 1 after it. Returns SE_OK, a refusal as the software stack names it
+ * (SE_ERR_CERT_*, SE_ERR_TLS_*: the handshake has failed), SE_ERR_TLS_TOO_LARGE for a configuration
+ * or record that does not fit (nothing run), SE_ERR_BACKEND when the engine misbehaves. */
+typedef struct {
+    const uint8_t *const *anchors; /* trust anchors (DER), their lengths and number */
+    const size_t *anchor_len;
+    size_t n_anchors;
+    const uint8_t *const *chain; /* the client's certificate chain, leaf first (none: chain_n 0) */
+    const size_t *chain_len;
+    size_t chain_n;
+    int64_t now;                 /* Unix seconds, for the server's certificates */
+    const char *name;            /* the server's name to check (NULL: none) */
+    int cached;                  /* cached-certificate mode */
+    unsigned slot_c, slot_s;     /* the AES key slots for the client's and the server's write keys */
+    size_t record_max;           /* the longest record contents hs_record takes */
+    const se_drv_ec_params *p256; /* P-256's parameters (se_ec_secp256r1's): the pk IP holds them */
+} se_drv_ctrl_hs_config;
+
+typedef struct {
+    uint16_t out_at, out_max, out_len; /* the datagram out: its place, room and bytes (0: none) */
+    uint16_t rec_at, rec_max;          /* where a record in goes, its most */
+    uint8_t state, result;             /* SE_CTRL_STATE_*, SE_CTRL_ST_* */
+} se_drv_ctrl_hs;
+
+se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c);
+se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, const se_drv_ec_params *p256, unsigned type, unsigned epoch,
+                                const uint8_t *body, size_t n);
+se_status se_drv_ctrl_hs_resend(se_drv_ctrl_hs *h);
 
 #endif
