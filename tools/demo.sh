@@ -2,7 +2,9 @@
 # make demo: a short walkthrough of the crypto API (library and the engine's RTL), then the main job:
 # a simulated sensor node (PicoRV32 RV32IMC + the engine, sw/apps/sensor) sends readings over DTLS 1.2
 # to the SQLite collector, with the cycles per handshake phase, the firmware's size and the rows
-# stored. Builds are done by `make demo` first.
+# stored. Builds are done by `make demo` first. NODE_CONFIG picks the node: sw+hw-rv32imc (default),
+# or hw-rv32imc / hw-rv32i, HW mode (sw/apps/sensor_hw: the handshake in the engine's controller):
+#     make demo NODE_CONFIG=hw-rv32imc
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SE=build/host/se
@@ -10,6 +12,7 @@ PY=.venv/bin/python
 CURVE=secp256r1
 OUT=build/demo
 READINGS=${READINGS:-5}
+NODE_CONFIG=${NODE_CONFIG:-sw+hw-rv32imc}
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 # Runs the CLI, echoing the command line, and prints its "field: value" answer indented.
@@ -40,8 +43,8 @@ step "Test PKI: se certs --out $OUT --server-name localhost --clients node-1"
 mkdir -p "$OUT"
 "$SE" certs --out "$OUT" --server-name localhost --clients node-1 | sed 's/^/    /'
 
-step "The sensor node (sw+hw-rv32imc) sends $READINGS readings over DTLS (CCM_8, P-256, mutual auth) to se collector"
-"$PY" tools/demo_node.py --pki "$OUT" --readings "$READINGS"
+step "The sensor node ($NODE_CONFIG) sends $READINGS readings over DTLS (CCM_8, P-256, mutual auth) to se collector"
+"$PY" tools/demo_node.py --pki "$OUT" --readings "$READINGS" --config "$NODE_CONFIG"
 
 echo
 echo "demo: ok"

@@ -4,6 +4,9 @@ engine, compressed instructions) sends readings over DTLS 1.2 to `se collector` 
 the cycles per handshake phase, the firmware's size and stack, and the rows the collector stored.
 
     demo_node.py --pki build/demo --readings 5 [--config sw+hw-rv32imc]
+
+--config hw-rv32imc (or hw-rv32i) runs HW mode, sw/apps/sensor_hw: the handshake in the engine's
+protocol controller, with the same blob and lines (`make demo NODE_CONFIG=hw-rv32imc`).
 """
 import argparse
 import pathlib

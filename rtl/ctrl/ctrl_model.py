@@ -5,7 +5,7 @@ the cycles isa.toml gives each instruction (an IP that answers at once: no waits
 calls are a SHA-256 written from FIPS 180-4 (Sha256: it resumes from a chaining value, which hashlib
 cannot; the tests hold its digests to hashlib's); the pk IP's are the `cryptography` package's, for the programs the ctrl
 programs run (ECDSA_VERIFY, VALIDATE, ECSM, ECSM_COMB, PADD, ECDSA_SIGN), on P-256 loaded with G's table in
-cache entry 0; AESK's keys land
+cache entry 0 (FIELD, ORDER, CURVE and PRECOMP only take P-256 and G's table again); AESK's keys land
 in `aes`, the AES IP's slots. Tests use it to check the programs against the
 software stack and the `cryptography` package, before and apart from the RTL.
 """
@@ -27,6 +27,8 @@ P256_G = (0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296,
           0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5)
 STATE_SLOTS = 12             # pk's slots below this hold the curve; CLEAR zeroes the others
 P256_SLOTS = {isa.PK_SLOT["P"]: P256_P, isa.PK_SLOT["N"]: P256_N}   # what PKR reads of a loaded P-256
+P256_CURVE = {"P": P256_P, "N": P256_N, "A": P256_P - 3,                              # (FIPS 186-4, D.1.2.3)
+              "B": 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b, "GX": P256_G[0], "GY": P256_G[1]}
 
 
 def pk_run(slots, prog, entry, table=P256_G):
@@ -78,6 +80,14 @@ def pk_run(slots, prog, entry, table=P256_G):
         if r == 0 or s == 0:
             return "RETRY"
         slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r, s
+        return "OK"
+    if prog in (isa.PK_PROG["FIELD"], isa.PK_PROG["ORDER"], isa.PK_PROG["CURVE"]):
+        if any(slots.get(isa.PK_SLOT[k], 0) != v for k, v in P256_CURVE.items()):
+            raise NotImplementedError("the model's pk holds P-256 only")
+        return "OK"
+    if prog == isa.PK_PROG["PRECOMP"]:
+        if entry != 0 or q != P256_G:
+            raise NotImplementedError("the model's pk makes G's table in entry 0 only")
         return "OK"
     if prog == isa.PK_PROG["PADD"]:
         r = (slot("RX"), slot("RY"))

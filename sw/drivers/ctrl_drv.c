@@ -20,6 +20,11 @@ static void wr(uint32_t reg, uint32_t v)
 
 #define FIELD(reg, f, v) (((v) >> SE_CTRL_##reg##_##f##_SHIFT) & SE_CTRL_##reg##_##f##_MASK)
 
+/* A word of a buffer the caller aligned: the window's bytes move a word per access (little-endian,
+ * as WIN_WDATA and WIN_RDATA take them), without the byte shuffle an unaligned buffer needs. */
+typedef uint32_t __attribute__((may_alias)) word_alias;
+#define LITTLE_ENDIAN_WORDS (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+
 se_status se_drv_ctrl_probe(void)
 {
     const uint32_t caps = rd(SE_CTRL_CAPABILITIES);
@@ -55,6 +60,9 @@ se_status se_drv_ctrl_write(uint32_t addr, const uint8_t *p, size_t n)
     size_t i = 0;
     if (n % 4 != 0 && addr + n > SE_CTRL_SECRET_BASE)
         return SE_ERR_BAD_INPUT; /* (a part word in the secret top: its other bytes cannot be read to keep) */
+    if (((uintptr_t)p & 3u) == 0 && LITTLE_ENDIAN_WORDS)
+        for (; i + 4 <= n; i += 4)
+            wr(SE_CTRL_WIN_WDATA, *(const word_alias *)(const void *)(p + i));
     for (; i + 4 <= n; i += 4)
         wr(SE_CTRL_WIN_WDATA, se_drv_load_le32(p + i));
     if (i < n) { /* the last word: its bytes past n are kept */
@@ -73,7 +81,11 @@ se_status se_drv_ctrl_read(uint32_t addr, uint8_t *p, size_t n)
     se_status st = window(addr, n);
     if (st != SE_OK)
         return st;
-    for (size_t i = 0; i < n; i += 4) {
+    size_t i = 0;
+    if (((uintptr_t)p & 3u) == 0 && LITTLE_ENDIAN_WORDS)
+        for (; i + 4 <= n; i += 4)
+            *(word_alias *)(void *)(p + i) = rd(SE_CTRL_WIN_RDATA);
+    for (; i < n; i += 4) {
         uint32_t v = rd(SE_CTRL_WIN_RDATA);
         for (size_t k = 0; k < 4 && i + k < n; k++)
             p[i + k] = (uint8_t)(v >> (8 * k));
@@ -393,7 +405,7 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
 
     memset(h, 0, sizeof *h);
     h->state = SE_CTRL_STATE_FAILED;
-    if (c->slot_c > 3 || c->slot_s > 3 || c->slot_c == c->slot_s || c->record_max == 0)
+    if (c->slot_c > 3 || c->slot_s > 3 || c->slot_c == c->slot_s || c->datagram_max == 0)
         return SE_ERR_BAD_INPUT;
     /* The sizes first (each below the window, so no sum wraps): anchors, now, name, chain, the
      * datagram out, a record in, and the reassembly buffer in what is left below CHAIN_TOP. */
@@ -403,8 +415,8 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
     for (size_t i = 0; i < c->chain_n; i++)
         chain += 3u + (uint32_t)(c->chain_len[i] < SE_CTRL_CHAIN_TOP ? c->chain_len[i] : SE_CTRL_CHAIN_TOP);
     const uint32_t out_max = align4(13u + chain + 205u > 256u ? 13u + chain + 205u : 256u);
-    total += chain + 12u + out_max + c->record_max + 12u + 256u; /* (alignment; a buffer of 256 at least) */
-    if (name_len > 255 || c->record_max > SE_CTRL_CHAIN_TOP || total > SE_CTRL_CHAIN_TOP)
+    total += chain + 12u + out_max + c->datagram_max + 12u + 256u; /* (alignment; a buffer of 256 at least) */
+    if (name_len > 255 || c->datagram_max > SE_CTRL_CHAIN_TOP || total > SE_CTRL_CHAIN_TOP)
         return SE_ERR_TLS_TOO_LARGE;
 
     regs[1] = 0;
@@ -429,19 +441,24 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
     regs[10] = (uint16_t)c->slot_s;
     h->out_at = (uint16_t)align4(at);
     h->out_max = (uint16_t)out_max;
-    h->rec_at = (uint16_t)(h->out_at + out_max);
-    h->rec_max = (uint16_t)c->record_max;
-    regs[11] = (uint16_t)align4(h->rec_at + h->rec_max);
+    h->in_at = (uint16_t)(h->out_at + out_max);
+    h->in_max = (uint16_t)c->datagram_max;
+    regs[11] = (uint16_t)align4(h->in_at + h->in_max);
     regs[12] = (uint16_t)(SE_CTRL_CHAIN_TOP - regs[11]);
     regs[13] = h->out_at;
-    if (st != SE_OK || (st = se_drv_pk_load_curve_g(c->p256)) != SE_OK)
+    if (st != SE_OK)
         return st;
     st = se_drv_ctrl_run(SE_CTRL_PROG_HANDSHAKE, regs, 0x3ffeu, &result, out, &valid);
     return hs_after(h, st, result, out, valid);
 }
 
-se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, const se_drv_ec_params *p256, unsigned type, unsigned epoch,
-                                const uint8_t *body, size_t n)
+se_status se_drv_ctrl_hs_datagram(se_drv_ctrl_hs *h, const uint8_t *d, size_t n)
+{
+    return n > h->in_max ? SE_ERR_TLS_TOO_LARGE : put(h->in_at, d, n);
+}
+
+se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, unsigned type, unsigned epoch, size_t off, const uint8_t *body,
+                                size_t n)
 {
     uint16_t regs[16] = {0};
     uint32_t out[16], valid;
@@ -449,12 +466,12 @@ se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, const se_drv_ec_params *p256,
     se_status st;
 
     h->out_len = 0;
-    if (n > h->rec_max || epoch > 1 || type > 255)
+    if (off > h->in_max || n > h->in_max - off || epoch > 1 || type > 255)
         return SE_ERR_TLS_TOO_LARGE;
-    if ((st = put(h->rec_at, body, n)) != SE_OK || (st = se_drv_pk_load_curve_g(p256)) != SE_OK)
+    if (body != NULL && (st = put(h->in_at + (uint32_t)off, body, n)) != SE_OK)
         return st;
-    regs[1] = h->rec_at;
-    regs[2] = (uint16_t)(h->rec_at + n);
+    regs[1] = (uint16_t)(h->in_at + off);
+    regs[2] = (uint16_t)(h->in_at + off + n);
     regs[3] = (uint16_t)type;
     regs[4] = (uint16_t)epoch;
     st = se_drv_ctrl_run(SE_CTRL_PROG_HS_RECORD, regs, 0x1eu, &result, out, &valid);

@@ -12,7 +12,8 @@ FW_CONFIGS := sw-rv32i sw-rv32im sw+hw-rv32i sw+hw-rv32im sw+hw-rv32imc
 # HW mode (issue 22): the DTLS client handshake runs in the engine's protocol controller. Only the
 # apps with a firmware of their own for it are built there, each named by FW_APP_CONFIG (the sensor:
 # sw/apps/sensor_hw). The CPU has little left to do, so these are built for size (-Os, the libraries'
-# code too at the link-time optimisation); rv32imc's libraries keep no software AEAD or SHA-256.
+# code too at the link-time optimisation; no DMA bounce buffer, hal_engine.c); rv32imc's libraries
+# keep no software AEAD or SHA-256.
 FW_HW_CONFIGS := hw-rv32i hw-rv32imc
 FW_APPS    :=
 RV_SIZE    ?= riscv64-unknown-elf-size
@@ -25,7 +26,7 @@ fw_hw   = $(if $(findstring +hw-,$(1))$(filter hw-%,$(1)),1,0)
 # -MMD: header dependencies (generated ones included) come from the compiler.
 fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) $(RV_DRV_FLAGS) -Isw/node/include \
             $(PROTO_FLAGS) $(NODE_TLS_FLAGS) $(NODE_TLS_FLAGS_$(call fw_arch,$(1))) \
-            -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP $(if $(filter hw-%,$(1)),-Os)
+            -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP $(if $(filter hw-%,$(1)),-Os -DNODE_DMA_BOUNCE_WORDS=0)
 # Own start.S and link.ld instead of picolibc's crt0 and picolibc.ld; integer-only printf (no
 # floating point, no %ll) keeps the ROM small. The defsym picks it directly: the specs' switch
 # (-DPICOLIBC_INTEGER_PRINTF_SCANF) would also pull in scanf (~2 KiB), which no app uses.

@@ -28,8 +28,13 @@ uint32_t se_hal_dma_out(void *p, size_t n)
 
 /* Inputs it cannot reach (constants in ROM) go through this RAM, in the order a chain takes them;
  * se_hal_dma_sync gives it all back. Enough for a chain's keys, labels and short constants; a
- * longer one the driver moves itself, or, in a build without that path (SE_DRV_DMA_ONLY), refuses. */
-static uint32_t bounce[64];
+ * longer one the driver moves itself, or, in a build without that path (SE_DRV_DMA_ONLY), refuses.
+ * A firmware that hands the DMA buffers in RAM alone keeps none (NODE_DMA_BOUNCE_WORDS 0: HW mode). */
+#ifndef NODE_DMA_BOUNCE_WORDS
+#define NODE_DMA_BOUNCE_WORDS 64
+#endif
+#if NODE_DMA_BOUNCE_WORDS > 0
+static uint32_t bounce[NODE_DMA_BOUNCE_WORDS];
 static size_t bounce_used; /* words */
 
 /* (apart, so a buffer already in RAM, the common case, costs the caller no stack frame) */
@@ -37,24 +42,37 @@ __attribute__((noinline)) static uint32_t bounce_in(const void *p, size_t n)
 {
     size_t words = (n + 3) / 4;
 
-    if (words > sizeof bounce / 4 - bounce_used)
+    if (words > NODE_DMA_BOUNCE_WORDS - bounce_used)
         return 0;
     memcpy(bounce + bounce_used, p, n);
     bounce_used += words;
     return (uint32_t)(uintptr_t)(bounce + bounce_used - words);
 }
 
+__attribute__((noinline)) static void bounce_wipe(void)
+{
+    memset(bounce, 0, bounce_used * 4); /* (what went through it may have been a key) */
+    bounce_used = 0;
+}
+#else
+static uint32_t bounce_in(const void *p, size_t n)
+{
+    (void)p, (void)n;
+    return 0;
+}
+
+static const size_t bounce_used = 0;
+
+static void bounce_wipe(void)
+{
+}
+#endif
+
 uint32_t se_hal_dma_in(const void *p, size_t n)
 {
     uint32_t a = ram_addr(p, n);
 
     return a != 0 ? a : bounce_in(p, n);
-}
-
-__attribute__((noinline)) static void bounce_wipe(void)
-{
-    memset(bounce, 0, bounce_used * 4); /* (what went through it may have been a key) */
-    bounce_used = 0;
 }
 
 void se_hal_dma_sync(void)

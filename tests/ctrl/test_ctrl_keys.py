@@ -144,3 +144,21 @@ def test_refusals(prog, regs):
     assert m.run(prog, regs) == "BAD_INPUT"
     assert secret(m, EQU["PMS_AT"], 32) == b"\x5a" * 32 and m.aes == {}
     assert bytes(m.mem[IVS:IVS + 8]) == b"\xee" * 8 and bytes(m.mem[VD:VD + 12]) == b"\xdd" * 12
+
+
+def test_p256_load_gives_pk_the_curve():
+    """P256_LOAD on a pk that holds nothing: FIELD, ORDER and CURVE get p, n, a, b and G, with G on
+    the curve y^2 = x^3 + ax + b and equal to the `cryptography` package's generator (the public key
+    of the scalar 1); then ECDHE, which checks that pk holds P-256 (ENGINE before), agrees with the
+    package's ECDH."""
+    m = model.Machine()
+    m.pk = {}
+    assert m.run("ECDHE", {2: PEER, 3: PUB}) == "ENGINE"
+    assert m.run("P256_LOAD", {}) == "OK"
+    p, n, a, b, gx, gy = (m.pk[isa.PK_SLOT[k]] for k in ("P", "N", "A", "B", "GX", "GY"))
+    g = ec.derive_private_key(1, ec.SECP256R1()).public_key().public_numbers()
+    assert (gx, gy) == (g.x, g.y) and a == p - 3 and (gy * gy - gx ** 3 - a * gx - b) % p == 0
+    assert p == 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1 and n.bit_length() == 256   # (FIPS 186-4 D.1.2.3)
+    assert ec.derive_private_key(n - 1, ec.SECP256R1()).public_key().public_numbers().x == g.x  # (n - 1) G = -G
+    pms, cr, sr = handshake(m, random.Random(7))
+    assert secret(m, EQU["MS_AT"], 48) == prf(pms, b"master secret" + cr + sr, 48)

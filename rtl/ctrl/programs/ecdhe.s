@@ -13,6 +13,8 @@
 
 .const P256_P x"ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"
 .const P256_N x"ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"
+.const P256_A x"ffffffff00000001000000000000000000000000fffffffffffffffffffffffc"
+.const P256_B x"5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b"
 .const P256_GX x"6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
 .const P256_GY x"4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
 .const P256_2GX x"7cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc47669978"
@@ -91,6 +93,29 @@ ecdhe_shared:
     RET
 invalid_point:
     ERR INVALID_POINT
+
+# P256_LOAD: P-256 into the pk IP from the constant ROM, as the driver's se_drv_pk_load_curve_g loads
+# a curve: p, n, a, b, G into their slots, FIELD, ORDER, CURVE, then G's comb table into cache entry 0
+# (PRECOMP). For a firmware whose pk only the controller uses (HW mode); ENGINE if pk refuses.
+.entry P256_LOAD
+    LDI r6, 32
+    pk_put PK_SLOT_P, P256_P
+    pk_put PK_SLOT_N, P256_N
+    pk_put PK_SLOT_A, P256_A
+    pk_put PK_SLOT_B, P256_B
+    pk_put PK_SLOT_GX, P256_GX
+    pk_put PK_SLOT_GY, P256_GY
+    PKRUN pks, PK_PROG_FIELD
+    J.nz not_p256
+    PKRUN pks, PK_PROG_ORDER
+    J.nz not_p256
+    PKRUN pks, PK_PROG_CURVE
+    J.nz not_p256
+    pk_put PK_SLOT_QX, P256_GX
+    pk_put PK_SLOT_QY, P256_GY
+    PKRUN pks, PK_PROG_PRECOMP      # (entry 0)
+    J.nz not_p256
+    END
 
 # p256_check: pk holds P-256: p and n as the constants, and G + 2G = 3G by PADD (ENGINE otherwise).
 # r6 = 32; t, pks change.

@@ -42,7 +42,6 @@ static uint8_t prov_buf[SENSOR_PROV_MAX] __attribute__((aligned(4)));
  * the flight's records) or a sealed record of data. */
 static uint8_t buf[MTU + 64u] __attribute__((aligned(4)));
 static sensor_prov prov;
-static se_drv_ec_params p256;
 static se_drv_ctrl_hs hs;
 static se_aead_key key_c, key_s;
 static se_record rec_c, rec_s;     /* the epoch-1 records' parameters: ours (seq_num counts), theirs */
@@ -173,6 +172,8 @@ static void send_answer(void)
     if (hs.out_len == 0)
         return;
     size_t n = hs.out_len;
+    if (n + HDR + 8u + FINISHED_BYTES + 16u > sizeof buf) /* (a flight past the node's MTU) */
+        check(SE_ERR_TLS_TOO_LARGE);
     check(se_drv_ctrl_get(hs.out_at, buf, n));
     if (hs.state == SE_CTRL_STATE_CCS || hs.state == SE_CTRL_STATE_FIN) {
         uint8_t fin[FINISHED_BYTES];
@@ -188,11 +189,14 @@ static void send_answer(void)
 }
 
 /* The records of the datagram in buf (n bytes), each through the controller or dropped (RFC 6347
- * 4.1.2.7: what does not parse or open is dropped and counted). The answer waits for the
- * datagram's end: the last one stands for them all. */
+ * 4.1.2.7: what does not parse or open is dropped and counted). The datagram goes into the window
+ * once, a word per access, before the first record for the controller; an epoch-1 record's
+ * plaintext (opened here) replaces its bytes there. The answer waits for the datagram's end: the
+ * last one stands for them all. */
 static void take_datagram(size_t n)
 {
     uint16_t answer = 0;
+    int placed = 0;
     for (size_t at = 0; at + HDR <= n;) {
         uint8_t *r = buf + at;
         const size_t len = (size_t)r[11] << 8 | r[12];
@@ -204,6 +208,7 @@ static void take_datagram(size_t n)
         at += HDR + len;
         uint8_t *body = r + HDR;
         size_t blen = len;
+        int opened = 0;
         if (epoch == 1 && keys) {
             rec_s.type = (uint8_t)type;
             rec_s.seq_num = (uint64_t)epoch << 48 | (uint64_t)r[5] << 40 | (uint64_t)r[6] << 32 |
@@ -214,6 +219,7 @@ static void take_datagram(size_t n)
             }
             body += 8;
             blen = len - 8u - rec_s.tag_len;
+            opened = 1;
         } else if (epoch != 0) {
             dropped++;
             continue;
@@ -235,7 +241,10 @@ static void take_datagram(size_t n)
             continue;
         }
         mark_state();
-        check(se_drv_ctrl_hs_record(&hs, &p256, type, epoch, body, blen));
+        if (!placed)
+            check(se_drv_ctrl_hs_datagram(&hs, buf, n));
+        placed = 1;
+        check(se_drv_ctrl_hs_record(&hs, type, epoch, (size_t)(body - buf), opened ? body : NULL, blen));
         if (hs.out_len != 0) /* (the window keeps it: HS_RECORD's later runs leave it there) */
             answer = hs.out_len;
     }
@@ -331,7 +340,8 @@ static int name_from_cert(void)
 
 /* The controller made ready: its secret top wiped, the client's key into CK_AT (write-only, from
  * the WIPE until the first program), the DRBG seeded with 32 bytes of entropy and a 16-byte nonce
- * from the trng, P-256 on the pk IP. */
+ * from the trng, P-256 and G's comb table into the pk IP by P256_LOAD (pk is the controller's
+ * alone here: the firmware links no pk driver). */
 static se_status setup(void)
 {
     uint16_t regs[16] = {0};
@@ -350,14 +360,9 @@ static se_status setup(void)
     regs[1] = 48;
     if (st == SE_OK)
         st = se_drv_ctrl_run(SE_CTRL_PROG_DRBG_SEED, regs, 0x1eu, &result, out, &valid);
-    if (st == SE_OK && result != SE_CTRL_ST_OK)
-        st = SE_ERR_BACKEND;
-    if (st == SE_OK) { /* P-256 and G's comb table into the pk IP */
-        const se_ec_params *q = &se_ec_secp256r1;
-        p256 = (se_drv_ec_params){q->p, q->a, q->b, q->gx, q->gy, q->n, q->p_len, q->n_len};
-        st = se_drv_pk_load_curve_g(&p256);
-    }
-    return st;
+    if (st == SE_OK && result == SE_CTRL_ST_OK) /* P-256 and G's comb table into the pk IP */
+        st = se_drv_ctrl_run(SE_CTRL_PROG_P256_LOAD, regs, 0, &result, out, &valid);
+    return st == SE_OK && result != SE_CTRL_ST_OK ? SE_ERR_BACKEND : st;
 }
 
 int main(void)
@@ -386,7 +391,7 @@ int main(void)
         .chain = chain, .chain_len = chain_len, .chain_n = 1,
         .now = prov.now, .name = prov.server_name[0] ? prov.server_name : NULL,
         .cached = 1, /* as the sw sensor's cache: the first handshake fills the record, a second uses it */
-        .slot_c = SLOT_C, .slot_s = SLOT_S, .record_max = MTU - HDR, .p256 = &p256,
+        .slot_c = SLOT_C, .slot_s = SLOT_S, .datagram_max = MTU,
     };
     for (unsigned h = 1; h <= prov.handshakes; h++) {
         uint8_t cached = 0, suite = 0;

@@ -212,18 +212,22 @@ se_status se_drv_ctrl_get(uint32_t addr, uint8_t *p, size_t n);
  * docs/tls.md): the caller carries datagrams and seals and opens the epoch-1 records with the key
  * slots KEYS filled; every handshake message, the transcript, the chain's verification and the keys
  * are the controller's. hs_start lays out the window (below SE_CTRL_CHAIN_TOP: the anchors, now,
- * the name, the client's chain, the datagram out, one record in of up to record_max bytes, and the
- * reassembly buffer in the rest), makes the pk IP hold P-256 with G's comb table
- * (se_drv_pk_load_curve_g, as hs_record does) and runs HANDSHAKE: the client's
- * random, keys and certificate cache stay in the controller from one handshake to the next (WIPE
- * ends them). hs_record hands in one of the server's records (its contents: epoch 1 opened by the
- * caller), hs_resend is the retransmission timer's. After each, h->state is the machine's
+ * the name, the client's chain, the datagram out, one datagram in of up to datagram_max bytes, and
+ * the reassembly buffer in the rest) and runs HANDSHAKE: the client's random, keys and certificate
+ * cache stay in the controller from one handshake to the next (WIPE ends them). hs_datagram puts a
+ * datagram of the server's into the window (a word per access from a 4-byte aligned d); hs_record
+ * hands the controller one of its records, the n bytes of contents at offset off of it, replaced
+ * first by the n bytes at body unless body is NULL (an epoch-1 record the caller opened);
+ * hs_resend is the retransmission timer's. After each, h->state is the machine's
  * (SE_CTRL_STATE_*), h->result the program's status (SE_CTRL_ST_*: the caller's alert), and
  * h->out_len bytes at window address h->out_at are the datagram to send (0: none); from
  * SE_CTRL_STATE_CCS on it carries the client's flight, whose Finished (24 bytes at SE_CTRL_HS_FIN)
  * the caller seals in epoch 1 after it. Returns SE_OK, a refusal as the software stack names it
  * (SE_ERR_CERT_*, SE_ERR_TLS_*: the handshake has failed), SE_ERR_TLS_TOO_LARGE for a configuration
- * or record that does not fit (nothing run), SE_ERR_BACKEND when the engine misbehaves. */
+ * or record that does not fit (nothing run), SE_ERR_BACKEND when the engine misbehaves. The pk IP must
+ * hold P-256 with G's comb table in cache entry 0 meanwhile, and run nothing else: the controller's
+ * own P256_LOAD puts it there in HW mode (a firmware that shares pk with its driver makes it hold
+ * the curve with se_drv_pk_hold_curve before each call). */
 typedef struct {
     const uint8_t *const *anchors; /* trust anchors (DER), their lengths and number */
     const size_t *anchor_len;
@@ -235,19 +239,19 @@ typedef struct {
     const char *name;            /* the server's name to check (NULL: none) */
     int cached;                  /* cached-certificate mode */
     unsigned slot_c, slot_s;     /* the AES key slots for the client's and the server's write keys */
-    size_t record_max;           /* the longest record contents hs_record takes */
-    const se_drv_ec_params *p256; /* P-256's parameters (se_ec_secp256r1's): the pk IP holds them */
+    size_t datagram_max;         /* the longest datagram hs_datagram takes */
 } se_drv_ctrl_hs_config;
 
 typedef struct {
     uint16_t out_at, out_max, out_len; /* the datagram out: its place, room and bytes (0: none) */
-    uint16_t rec_at, rec_max;          /* where a record in goes, its most */
+    uint16_t in_at, in_max;            /* where a datagram in goes, its most */
     uint8_t state, result;             /* SE_CTRL_STATE_*, SE_CTRL_ST_* */
 } se_drv_ctrl_hs;
 
 se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c);
-se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, const se_drv_ec_params *p256, unsigned type, unsigned epoch,
-                                const uint8_t *body, size_t n);
+se_status se_drv_ctrl_hs_datagram(se_drv_ctrl_hs *h, const uint8_t *d, size_t n);
+se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, unsigned type, unsigned epoch, size_t off, const uint8_t *body,
+                                size_t n);
 se_status se_drv_ctrl_hs_resend(se_drv_ctrl_hs *h);
 
 #endif
