@@ -1,6 +1,8 @@
 """The sensor node end to end (sw/apps/sensor): the sw+hw node (rv32im, and rv32imc: the same
 firmware with compressed instructions, the smallest), provisioned over its UART
 (tools/provision.py), runs a DTLS 1.2 client over the simulator's NIC bridge against
+(the first three also in HW mode, sw/apps/sensor_hw on hw-rv32imc and hw-rv32i: the handshake in the
+engine's protocol controller, with the same blob and lines; its own cases: test_sensor_hw.py)
 
   - our collector (`se collector`): the readings land in its SQLite database under the node's
     certificate name; a second handshake uses the cached server certificate and costs fewer cycles;
@@ -31,7 +33,7 @@ from proto.relay import DOWN, Relay
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
 import provision  # noqa: E402
 
-CONFIGS = ("sw+hw-rv32im", "sw+hw-rv32imc")
+CONFIGS = ("sw+hw-rv32im", "sw+hw-rv32imc", "hw-rv32imc", "hw-rv32i")
 CONFIG = CONFIGS[0]  # the tests of refusals run on one
 TIMEOUT = 600  # wall seconds per node run (a handshake: ~10-30 s)
 
@@ -57,11 +59,11 @@ def ready(node, config):
 
 def blob(pki, ca=None, **kw):
     cert, key = pki.client("node-1")
-    return provision.blob(ca or pki.ca_pem, cert, key, server_name=pki.server_name, **kw)
+    return provision.blob(ca or pki.ca_pem, cert, key, server_name=kw.pop("server_name", pki.server_name), **kw)
 
 
 def readings(n, name="node-1"):
-    """The payloads the firmware's fake sensor sends (sensor.c: temperature())."""
+    """The payloads the firmware's fake sensor sends (sensor_io.c: sensor_reading())."""
     out = []
     for i in range(1, n + 1):
         t = 215 + (i * 37) % 21 - 10
