@@ -103,26 +103,21 @@ def test_cached_handshake_is_cheaper(ready, config, pki, tmp_path):
     assert cached["phases"]["cert_verify"]["cycles"] < full["phases"]["cert_verify"]["cycles"]
 
 
-def _s_server(pki, port, cipher):
-    return subprocess.Popen(
-        ["openssl", "s_server", "-dtls1_2", "-accept", f"127.0.0.1:{port}", "-cert", str(pki.server_pem),
-         "-key", str(pki.server_key), "-CAfile", str(pki.ca_pem), "-Verify", "1", "-cipher",
-         f"{cipher}:@SECLEVEL=0", "-groups", "P-256", "-mtu", "1200", "-naccept", "1"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # stdin stays open
-
-
-@pytest.mark.parametrize("suite,cipher", [("ccm8", "ECDHE-ECDSA-AES128-CCM8"),
-                                          ("gcm", "ECDHE-ECDSA-AES128-GCM-SHA256")])
-def test_openssl_s_server(ready, config, pki, suite, cipher):
+def against_openssl(config, data, cipher, cert, key, ca, extra=()):
+    """One node run against `openssl s_server -dtls1_2` (CCM_8 or GCM as cipher, P-256, a client
+    certificate required and checked against ca): (the run, what s_server printed)."""
     if shutil.which("openssl") is None:
         pytest.fail("no openssl on PATH (make setup installs it)")
     port = provision.free_udp_port()
-    srv = _s_server(pki, port, cipher)
+    srv = subprocess.Popen(
+        ["openssl", "s_server", "-dtls1_2", "-accept", f"127.0.0.1:{port}", "-cert", str(cert), "-key", str(key),
+         "-CAfile", str(ca), "-Verify", "1", "-cipher", f"{cipher}:@SECLEVEL=0", "-groups", "P-256", "-mtu", "1200",
+         "-naccept", "1", *extra],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # stdin stays open
     try:
         time.sleep(1.0)  # s_server binds at once; nothing tells us when, and UDP needs no connect
         assert srv.poll() is None, srv.stdout.read().decode(errors="replace")
-        r = provision.run_node(config, blob(pki, readings=2, suite=suite), f"udp-connect:127.0.0.1:{port}",
-                               TIMEOUT)
+        r = provision.run_node(config, data, f"udp-connect:127.0.0.1:{port}", TIMEOUT)
         try:
             srv.wait(timeout=5)  # -naccept 1: may end after the node's close_notify
         except subprocess.TimeoutExpired:
@@ -132,6 +127,14 @@ def test_openssl_s_server(ready, config, pki, suite, cipher):
         if srv.poll() is None:
             srv.kill()
             srv.communicate()
+    return r, out
+
+
+@pytest.mark.parametrize("suite,cipher", [("ccm8", "ECDHE-ECDSA-AES128-CCM8"),
+                                          ("gcm", "ECDHE-ECDSA-AES128-GCM-SHA256")])
+def test_openssl_s_server(ready, config, pki, suite, cipher):
+    r, out = against_openssl(config, blob(pki, readings=2, suite=suite), cipher, pki.server_pem, pki.server_key,
+                             pki.ca_pem)
     assert r.returncode == 0, (r, out)
     for p in readings(2):
         assert p.decode() in out, out

@@ -15,14 +15,13 @@ collector, a cached handshake, OpenSSL with CCM_8 and GCM); here what is its own
   - a relay that loses datagrams both ways: the retransmission timer (HS_RESEND) and the server's
     repeats (HS_RECORD) get the handshake through."""
 import os
-import re
 import subprocess
 import sys
 import time
 
 import pytest
 
-from node.test_sensor import TIMEOUT, TamperFirstProtected, blob, pki, readings  # noqa: F401 (fixture)
+from node.test_sensor import TIMEOUT, TamperFirstProtected, against_openssl, blob, pki, readings  # noqa: F401
 from proto.relay import DOWN, UP, Relay
 from proto.test_tls_negative import bad_server_cert
 
@@ -41,42 +40,15 @@ def se(node):
     return se
 
 
-def _s_server(port, cert, key, ca, cipher, extra=()):
-    return subprocess.Popen(
-        ["openssl", "s_server", "-dtls1_2", "-accept", f"127.0.0.1:{port}", "-cert", str(cert), "-key", str(key),
-         "-CAfile", str(ca), "-Verify", "1", "-cipher", f"{cipher}:@SECLEVEL=0", "-groups", "P-256", "-mtu", "1200",
-         "-naccept", "1", *extra],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # stdin stays open
-
-
-def _against_openssl(srv, data, config=CONFIG):
-    try:
-        time.sleep(1.0)  # s_server binds at once; nothing tells us when, and UDP needs no connect
-        assert srv.poll() is None, srv.stdout.read().decode(errors="replace")
-        r = provision.run_node(config, data, f"udp-connect:127.0.0.1:{srv.port}", TIMEOUT)
-        try:
-            srv.wait(timeout=5)  # -naccept 1: may end after the node's close_notify
-        except subprocess.TimeoutExpired:
-            srv.terminate()
-        out = srv.communicate(timeout=20)[0].decode(errors="replace")
-    finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.communicate()
-    return r, out
-
-
 def test_an_openssl_chain_with_an_intermediate(se, pki, tmp_path):
     """A server whose leaf and intermediate the `openssl` command made (SKI, AKI, a SAN with DNS
     names and an IP address, extendedKeyUsage, pathLen: tests/ctrl/test_ctrl_x509.py), sent with the
     intermediate, against the root alone as the node's anchor, for the SAN's second name."""
     from ctrl.test_ctrl_x509 import openssl_chain
     root, inter, leaf, _ = openssl_chain(tmp_path)
-    port = provision.free_udp_port()
-    srv = _s_server(port, leaf, tmp_path / "leaf.key", pki.ca_pem, "ECDHE-ECDSA-AES128-CCM8",
-                    extra=("-cert_chain", str(inter)))
-    srv.port = port
-    r, out = _against_openssl(srv, blob(pki, ca=root, server_name="node.example", readings=1))
+    r, out = against_openssl(CONFIG, blob(pki, ca=root, server_name="node.example", readings=1),
+                             "ECDHE-ECDSA-AES128-CCM8", leaf, tmp_path / "leaf.key", pki.ca_pem,
+                             extra=("-cert_chain", str(inter)))
     assert r.returncode == 0, (r, out)
     assert readings(1)[0].decode() in out, out
 
