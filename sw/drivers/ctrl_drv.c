@@ -241,22 +241,15 @@ static void time_digits(int64_t t, uint8_t out[14])
      * (t - first) / 128 is below 2^32 (a 64-bit division would link 3 KiB of libgcc on the node). */
     const uint64_t since = (uint64_t)(t - first);
     const uint32_t q = (uint32_t)(since >> 7), days = q / 675u, secs = (q % 675u) << 7 | (uint32_t)(since & 127u);
-    /* The civil date of a day counted from 0001-01-01, in 400-, 100-, 4- and 1-year cycles. */
-    uint32_t q400 = days / 146097u, r = days % 146097u;
-    uint32_t q100 = r / 36524u < 3u ? r / 36524u : 3u;
-    r -= q100 * 36524u;
-    uint32_t q4 = r / 1461u;
-    r -= q4 * 1461u;
-    uint32_t q1 = r / 365u < 3u ? r / 365u : 3u;
-    r -= q1 * 365u;
-    unsigned year = q400 * 400u + q100 * 100u + q4 * 4u + q1 + 1u, month = 1;
-    int leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    static const uint8_t mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    while (r >= mdays[month - 1] + (unsigned)(month == 2 && leap)) {
-        r -= mdays[month - 1] + (unsigned)(month == 2 && leap);
-        month++;
-    }
-    const unsigned f[7] = {year / 100, year % 100, month, r + 1u, secs / 3600u, secs / 60u % 60u, secs % 60u};
+    /* The civil date of a day counted from 0001-01-01: counted again from 0000-03-01 (306 days
+     * before), the years run March to February, so a leap day ends its year; then 400-year eras,
+     * the year of the era, the day of the year and its month (153 days a five-month run). */
+    const uint32_t z = days + 306u, era = z / 146097u, doe = z - era * 146097u;
+    const uint32_t yoe = (doe - doe / 1460u + doe / 36524u - doe / 146096u) / 365u;
+    const uint32_t doy = doe - (365u * yoe + yoe / 4u - yoe / 100u), mp = (5u * doy + 2u) / 153u;
+    const unsigned month = mp < 10u ? mp + 3u : mp - 9u, year = yoe + era * 400u + (month <= 2u);
+    const unsigned f[7] = {year / 100, year % 100, month, doy - (153u * mp + 2u) / 5u + 1u, secs / 3600u,
+                           secs / 60u % 60u, secs % 60u};
     for (unsigned i = 0; i < 7; i++) {
         out[2 * i] = (uint8_t)('0' + f[i] / 10);
         out[2 * i + 1] = (uint8_t)('0' + f[i] % 10);

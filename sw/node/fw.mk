@@ -32,7 +32,7 @@ fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(c
 # (-DPICOLIBC_INTEGER_PRINTF_SCANF) would also pull in scanf (~2 KiB), which no app uses.
 fw_ldflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) -nostartfiles -T $(FW_LD) \
              -Wl,--defsym=vfprintf=__i_vfprintf -Wl,--gc-sections $(if $(filter hw-%,$(1)),-Os)
-fw_node_obj = $(patsubst sw/node/%,$(BUILD)/fw/$(1)/node/%.o,$(basename $(FW_NODE_SRC)))
+fw_node_obj = $(patsubst sw/node/%,$(BUILD)/fw/$(1)/node/%.o,$(basename $(filter-out $(if $(filter hw-%,$(1)),sw/node/mem.c),$(FW_NODE_SRC))))
 
 # The node's objects in one config: $(1) = config.
 define FW_CONFIG_RULES

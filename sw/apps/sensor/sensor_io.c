@@ -61,23 +61,45 @@ void sensor_say(char *buf, char *end)
     uart_puts(buf);
 }
 
-/* Appends ,"key":a for an alert a (a < 0: none). */
-static char *alert(char *d, const char *key, int a)
+/* {"k":v,...}: keys NUL-separated, the list ending with an empty one; a key that begins with '"'
+ * takes the next of str, quoted, instead of the next number of v. One loop for every line: their
+ * code is the firmware's ROM. */
+static void line(const char *keys, const uint32_t *v, const char *const *str)
 {
-    return a < 0 ? d : sensor_cat_u(sensor_cat(d, key), (uint32_t)a);
+    char l[200], *e = l;
+    for (char sep = '{'; *keys; keys += strlen(keys) + 1, sep = ',') {
+        *e++ = sep;
+        e = sensor_cat(sensor_cat(sensor_cat(e, "\""), keys + (*keys == '"')), "\":");
+        e = *keys == '"' ? sensor_cat(sensor_cat(sensor_cat(e, "\""), *str++), "\"") : sensor_cat_u(e, *v++);
+    }
+    sensor_say(l, sensor_cat(e, "}"));
+}
+
+/* Appends key k and its NUL to a key list. */
+static char *key(char *d, const char *k)
+{
+    d = sensor_cat(d, k);
+    *d++ = 0;
+    return d;
 }
 
 _Noreturn void sensor_fail(int code, const char *where, const char *reason, int st, int alert_sent,
                            int alert_received)
 {
-    char l[160], *e = sensor_cat(l, "{\"error\":");
+    char keys[64], *k = keys;
+    uint32_t v[4], *n = v;
+    const char *str[2] = {reason, where};
     node_marker(NULL);
-    e = reason ? sensor_cat(sensor_cat(sensor_cat(e, "\""), reason), "\"") : sensor_cat_u(e, (uint32_t)st);
-    e = sensor_cat(sensor_cat(sensor_cat(e, ",\"where\":\""), where), "\"");
-    e = alert(e, ",\"alert_sent\":", alert_sent);
-    e = alert(e, ",\"alert_received\":", alert_received);
-    e = sensor_cat_u(sensor_cat(e, ",\"stack_peak\":"), node_stack_peak());
-    sensor_say(l, sensor_cat(e, "}"));
+    if (reason == NULL)
+        *n++ = (uint32_t)st;
+    k = key(key(k, reason ? "\"error" : "error"), "\"where");
+    if (alert_sent >= 0)
+        k = key(k, "alert_sent"), *n++ = (uint32_t)alert_sent;
+    if (alert_received >= 0)
+        k = key(k, "alert_received"), *n++ = (uint32_t)alert_received;
+    *key(k, "stack_peak") = 0;
+    *n = node_stack_peak();
+    line(keys, v, reason ? str : str + 1);
     node_exit(code);
 }
 
@@ -105,29 +127,19 @@ size_t sensor_reading(char *line, unsigned seq)
 
 void sensor_line_handshake(unsigned h, int cached, unsigned suite, uint32_t cycles)
 {
-    char l[96], *e = sensor_cat_u(sensor_cat(l, "{\"handshake\":"), h);
-    e = sensor_cat_u(sensor_cat(e, ",\"cached\":"), cached != 0);
-    e = sensor_cat_u(sensor_cat(e, ",\"suite\":"), suite);
-    sensor_say(l, sensor_cat(sensor_cat_u(sensor_cat(e, ",\"cycles\":"), cycles), "}"));
+    const uint32_t v[4] = {h, cached != 0, suite, cycles};
+    line("handshake\0cached\0suite\0cycles\0", v, NULL);
 }
 
 void sensor_line_app_data(uint32_t bytes, unsigned records, uint32_t cycles)
 {
-    char l[96], *e = sensor_cat_u(sensor_cat(l, "{\"app_data\":"), bytes);
-    e = sensor_cat_u(sensor_cat(e, ",\"records\":"), records);
-    e = sensor_cat_u(sensor_cat(e, ",\"cycles\":"), cycles);
-    sensor_say(l, sensor_cat(e, "}"));
+    const uint32_t v[3] = {bytes, records, cycles};
+    line("app_data\0records\0cycles\0", v, NULL);
 }
 
 void sensor_line_done(unsigned readings, uint32_t retransmits, uint32_t dropped, uint32_t bad_mac, uint32_t bytes_in)
 {
-    char l[200], *e = sensor_cat_u(sensor_cat(l, "{\"done\":1,\"readings\":"), readings);
-    e = sensor_cat(sensor_cat(sensor_cat(e, ",\"name\":\""), sensor_name), "\"");
-    e = sensor_cat_u(sensor_cat(e, ",\"retransmits\":"), retransmits);
-    e = sensor_cat_u(sensor_cat(e, ",\"dropped\":"), dropped);
-    e = sensor_cat_u(sensor_cat(e, ",\"bad_mac\":"), bad_mac);
-    e = sensor_cat_u(sensor_cat(e, ",\"bytes_in\":"), bytes_in);
-    e = sensor_cat_u(sensor_cat(e, ",\"stack_peak\":"), node_stack_peak());
-    e = sensor_cat_u(sensor_cat(e, ",\"stack_size\":"), node_stack_size());
-    sensor_say(l, sensor_cat(e, "}"));
+    const uint32_t v[8] = {1, readings, retransmits, dropped, bad_mac, bytes_in, node_stack_peak(), node_stack_size()};
+    const char *name = sensor_name;
+    line("done\0readings\0\"name\0retransmits\0dropped\0bad_mac\0bytes_in\0stack_peak\0stack_size\0", v, &name);
 }
