@@ -12,8 +12,9 @@ FW_CONFIGS := sw-rv32i sw-rv32im sw+hw-rv32i sw+hw-rv32im sw+hw-rv32imc
 # HW mode (issue 22): the DTLS client handshake runs in the engine's protocol controller. Only the
 # apps with a firmware of their own for it are built there, each named by FW_APP_CONFIG (the sensor:
 # sw/apps/sensor_hw). The CPU has little left to do, so these are built for size (-Os, the libraries'
-# code too at the link-time optimisation; no DMA bounce buffer, hal_engine.c); rv32imc's libraries
-# keep no software AEAD or SHA-256.
+# code too at the link-time optimisation; no DMA bounce buffer, hal_engine.c; picolibc's byte-wise
+# memcpy/memset/memcmp instead of mem.c's word-wise ones); rv32imc's libraries keep no software AEAD
+# or SHA-256.
 FW_HW_CONFIGS := hw-rv32i hw-rv32imc
 FW_APPS    :=
 RV_SIZE    ?= riscv64-unknown-elf-size
