@@ -43,6 +43,8 @@ def pk_run(slots, prog, entry, table=P256_G):
     are in [1, n - 1], RETRY for r or s 0). The curve's slots hold P-256's p and n as the bus loaded them (P256_SLOTS)."""
     slot = lambda name: slots.get(isa.PK_SLOT[name], 0)  # noqa: E731
     q = (slot("QX"), slot("QY"))
+    if table is None and prog in (isa.PK_PROG["ECDSA_VERIFY"], isa.PK_PROG["ECSM_COMB"], isa.PK_PROG["ECDSA_SIGN"]):
+        return "BAD_SEQ"   # (no table in entry 0: a pk that was never given the curve's)
     if prog == isa.PK_PROG["ECDSA_VERIFY"]:
         if entry != 0:
             return "BAD_SEQ"
@@ -196,7 +198,7 @@ class Machine:
         self.spans = {}          # slot name -> (address, length) of an OUT
         self.slot_names = {v: k for k, v in self.asm.slots.items()}
         self.pk = dict(P256_SLOTS)   # the pk IP's slots: P-256 loaded, and what programs wrote
-        self.table = P256_G      # the point of pk's table in cache entry 0 (the bus loads it)
+        self.table = P256_G      # the point of pk's table in cache entry 0 (the bus loads it; None: none)
         self.pk_used = False     # the last run used pk
         self.aes = {}            # the AES IP's key slots AESK filled: slot -> its 16-byte key
         self.cycles = self.steps = 0
@@ -339,7 +341,10 @@ class Machine:
                 self.cycles += 1 + r[b]
             elif name == "PKRUN":
                 self.pk_used = True
-                r[d] = isa.PK_STATUS[pk_run(self.pk, imm & 31, (imm >> 5) & 31, self.table)]
+                st = pk_run(self.pk, imm & 31, (imm >> 5) & 31, self.table)
+                if imm & 31 == isa.PK_PROG["PRECOMP"] and st == "OK":   # the table of Q, in entry 0
+                    self.table = (self.pk.get(isa.PK_SLOT["QX"], 0), self.pk.get(isa.PK_SLOT["QY"], 0))
+                r[d] = isa.PK_STATUS[st]
                 z = int(r[d] == 0)
             elif name == "PKR":
                 if imm > 31:

@@ -176,11 +176,12 @@ static void slot_load(const se_aead_key *k)
     owner[s] = k->slot;
 }
 
-/* The context's key in its slot: loaded again if another context took it, unless the context has
- * no key of its own to load (se_drv_aead_slot's: 0, the controller's key is gone). */
+/* The context's key in its slot: loaded again if another context took it (a context of
+ * se_aead_key_raw, claim 0, each time), unless the context has no key of its own to load: 0 for
+ * se_drv_aead_slot's once the controller's key is gone, and for a wiped one. */
 static int slot_ready(const se_aead_key *k)
 {
-    if (owner[k->slot & (SLOTS - 1u)] == k->slot)
+    if (k->slot != 0 && owner[k->slot & (SLOTS - 1u)] == k->slot)
         return 1;
     if (k->key_len == 0)
         return 0;

@@ -364,6 +364,14 @@ static uint32_t align4(uint32_t a)
     return (a + 3u) & ~3u;
 }
 
+/* Where an entry list may begin at or after window address at (up to 3 bytes on) so that its first
+ * certificate, after its 3-byte length, has the alignment its bytes have in RAM: then
+ * se_drv_ctrl_write moves it a word per access. */
+static uint32_t lined_up(uint32_t at, const uint8_t *cert)
+{
+    return at + (((uint32_t)(uintptr_t)cert - at - 3u) & 3u);
+}
+
 /* After HANDSHAKE, HS_RECORD or HS_RESEND: the program's result, the machine's state and the
  * datagram out (MESSAGE: none when the slot was not written or is empty). */
 static se_status hs_after(se_drv_ctrl_hs *h, se_status st, unsigned result, const uint32_t out[16], uint32_t valid)
@@ -408,11 +416,12 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
     for (size_t i = 0; i < c->chain_n; i++)
         chain += 3u + (uint32_t)(c->chain_len[i] < SE_CTRL_CHAIN_TOP ? c->chain_len[i] : SE_CTRL_CHAIN_TOP);
     const uint32_t out_max = align4(13u + chain + 205u > 256u ? 13u + chain + 205u : 256u);
-    total += chain + 12u + out_max + c->datagram_max + 12u + 256u; /* (alignment; a buffer of 256 at least) */
+    total += chain + 18u + out_max + c->datagram_max + 12u + 256u; /* (alignment; a buffer of 256 at least) */
     if (name_len > 255 || c->datagram_max > SE_CTRL_CHAIN_TOP || total > SE_CTRL_CHAIN_TOP)
         return SE_ERR_TLS_TOO_LARGE;
 
-    regs[1] = 0;
+    at = c->n_anchors > 0 ? lined_up(0, c->anchors[0]) : 0;
+    regs[1] = (uint16_t)at;
     for (size_t k = 0; k < c->n_anchors && st == SE_OK; k++)
         st = put_entry(&at, c->anchors[k], c->anchor_len[k]);
     regs[2] = regs[3] = (uint16_t)at;
@@ -426,6 +435,7 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
     at += (uint32_t)name_len;
     regs[5] = (uint16_t)at;
     regs[6] = (uint16_t)((c->name != NULL ? 1u : 0u) | (c->cached ? 2u : 0u));
+    at = c->chain_n > 0 ? lined_up(at, c->chain[0]) : at;
     regs[7] = (uint16_t)at;
     for (size_t i = 0; i < c->chain_n && st == SE_OK; i++)
         st = put_entry(&at, c->chain[i], c->chain_len[i]);
@@ -453,7 +463,7 @@ se_status se_drv_ctrl_hs_datagram(se_drv_ctrl_hs *h, const uint8_t *d, size_t n)
 se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, unsigned type, unsigned epoch, size_t off, const uint8_t *body,
                                 size_t n)
 {
-    uint16_t regs[16] = {0};
+    uint16_t regs[16]; /* (run reads those of its mask alone: 1..4) */
     uint32_t out[16], valid;
     unsigned result;
     se_status st;
@@ -473,9 +483,8 @@ se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, unsigned type, unsigned epoch
 
 se_status se_drv_ctrl_hs_resend(se_drv_ctrl_hs *h)
 {
-    uint16_t regs[16] = {0};
     uint32_t out[16], valid;
     unsigned result;
-    se_status st = se_drv_ctrl_run(SE_CTRL_PROG_HS_RESEND, regs, 0, &result, out, &valid);
+    se_status st = se_drv_ctrl_run(SE_CTRL_PROG_HS_RESEND, NULL, 0, &result, out, &valid); /* (no inputs) */
     return hs_after(h, st, result, out, valid);
 }

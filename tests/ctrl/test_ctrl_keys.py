@@ -149,12 +149,12 @@ def test_refusals(prog, regs):
 def test_p256_load_gives_pk_the_curve():
     """P256_LOAD on a pk that holds nothing: FIELD, ORDER and CURVE get p, n, a, b and G, with G on
     the curve y^2 = x^3 + ax + b and equal to the `cryptography` package's generator (the public key
-    of the scalar 1); then ECDHE, which checks that pk holds P-256 (ENGINE before), agrees with the
-    package's ECDH."""
+    of the scalar 1), and PRECOMP G's table in entry 0; then ECDHE, which checks that pk holds P-256
+    (ENGINE before) and uses the table, agrees with the package's ECDH."""
     m = model.Machine()
-    m.pk = {}
+    m.pk, m.table = {}, None
     assert m.run("ECDHE", {2: PEER, 3: PUB}) == "ENGINE"
-    assert m.run("P256_LOAD", {}) == "OK"
+    assert m.run("P256_LOAD", {}) == "OK" and m.table == model.P256_G
     p, n, a, b, gx, gy = (m.pk[isa.PK_SLOT[k]] for k in ("P", "N", "A", "B", "GX", "GY"))
     g = ec.derive_private_key(1, ec.SECP256R1()).public_key().public_numbers()
     assert (gx, gy) == (g.x, g.y) and a == p - 3 and (gy * gy - gx ** 3 - a * gx - b) % p == 0

@@ -18,6 +18,7 @@
 
 #include "node/node.h"
 #include "provision.h"
+#include "se/ct.h"
 #include "se/drv.h"
 #include "se/hw/ctrl_ucode.h"
 #include "se/tls.h"
@@ -45,9 +46,11 @@ static sensor_prov prov;
 static se_drv_ctrl_hs hs;
 static se_aead_key key_c, key_s;
 static se_record rec_c, rec_s;     /* the epoch-1 records' parameters: ours (seq_num counts), theirs */
-static int keys;                   /* key_c, key_s set up (from the flight on) */
+static int keys;                   /* key_c, key_s set up (KEYS filled the slots) */
+static int write_epoch;            /* the epoch of our records: 1 once the flight is out */
 static int alert_sent = -1, alert_received = -1;
-static uint32_t retransmits, dropped, bad_mac, data_in, app_out;
+static uint32_t retransmits, dropped, bad_mac, data_in, app_out, warnings;
+static uint32_t last_mseq;         /* the message_seq that began the last datagram out (none: 2^16) */
 
 static const char *phase;
 
@@ -116,7 +119,7 @@ static void send_alert(int level, int desc)
 {
     uint8_t a[2] = {(uint8_t)level, (uint8_t)desc}, out[HDR + 8 + 2 + 16];
     size_t n = 0;
-    if (keys) {
+    if (write_epoch) {
         n = seal(CT_ALERT, a, 2, out);
     } else { /* epoch 0: the controller's next sequence number */
         static const uint8_t head[9] = {CT_ALERT, 0xfe, 0xfd, 0, 0, 0, 0, 0, 0};
@@ -127,14 +130,19 @@ static void send_alert(int level, int desc)
         memcpy(out + HDR, a, 2);
         n = HDR + 2;
     }
-    if (n != 0)
-        (void)nic_send(out, n);
-    if (desc != SE_TLS_ALERT_CLOSE_NOTIFY)
+    if (n != 0 && nic_send(out, n) == n && desc != SE_TLS_ALERT_CLOSE_NOTIFY)
         alert_sent = desc;
 }
 
+/* The end of a failed run: the keys out of the AES slots and the controller's secret top wiped (the
+ * master secret, the DRBG, the client's key), then the error line. */
 static _Noreturn void fail(const char *where, se_status st)
 {
+    if (keys) {
+        se_drv_aead_wipe(&key_c);
+        se_drv_aead_wipe(&key_s);
+    }
+    (void)se_drv_ctrl_wipe();
     sensor_fail(SENSOR_EXIT_TLS, where, NULL, (int)st, alert_sent, alert_received);
 }
 
@@ -165,17 +173,24 @@ static void keys_ready(void)
     keys = 1;
 }
 
-/* The datagram the controller left, if any, out to the NIC; with the flight, the client's Finished
- * sealed after its records. buf is free (the datagram in is taken). */
-static void send_answer(void)
+/* The n bytes of the datagram the controller left out to the NIC; a flight (the state it was made
+ * in, CCS or FIN) with the client's Finished sealed after its records. buf is free (the datagram in
+ * is taken). */
+static void send_answer(size_t n, uint8_t state)
 {
-    if (hs.out_len == 0)
+    const int flight = state == SE_CTRL_STATE_CCS || state == SE_CTRL_STATE_FIN;
+    if (n == 0)
         return;
-    size_t n = hs.out_len;
-    if (n + HDR + 8u + FINISHED_BYTES + 16u > sizeof buf) /* (a flight past the node's MTU) */
+    if (n + (flight ? HDR + 8u + FINISHED_BYTES + 16u : 0u) > MTU) /* (a flight past the node's MTU) */
         check(SE_ERR_TLS_TOO_LARGE);
     check(se_drv_ctrl_get(hs.out_at, buf, n));
-    if (hs.state == SE_CTRL_STATE_CCS || hs.state == SE_CTRL_STATE_FIN) {
+    /* A resend (the timer's, or the server's repeat answered) repeats the message_seq of the last
+     * datagram's first message; a new one has the next. */
+    const uint32_t mseq = n >= HDR + 6u ? (uint32_t)buf[HDR + 4] << 8 | buf[HDR + 5] : 0u;
+    if (mseq == last_mseq)
+        retransmits++;
+    last_mseq = mseq;
+    if (flight) {
         uint8_t fin[FINISHED_BYTES];
         if (!keys)
             keys_ready();
@@ -185,22 +200,27 @@ static void send_answer(void)
             check(SE_ERR_BACKEND);
         n += k;
     }
-    (void)nic_send(buf, n);
+    if (nic_send(buf, n) == n && flight)
+        write_epoch = 1;
 }
 
 /* The records of the datagram in buf (n bytes), each through the controller or dropped (RFC 6347
- * 4.1.2.7: what does not parse or open is dropped and counted). The datagram goes into the window
+ * 4.1.2.7: what does not parse or open is dropped and counted), as the software client reads them
+ * (tls_record.c): the epoch the client reads is 0 until the server's ChangeCipherSpec, then 1; a
+ * record of a later epoch is dropped, and of the earlier one only handshake records go on (the
+ * controller looks at them for a repeat that asks for a resend). The datagram goes into the window
  * once, a word per access, before the first record for the controller; an epoch-1 record's
  * plaintext (opened here) replaces its bytes there. The answer waits for the datagram's end: the
- * last one stands for them all. */
-static void take_datagram(size_t n)
+ * last one stands for them all. Returns 1 if an answer went out. */
+static int take_datagram(size_t n)
 {
     uint16_t answer = 0;
+    uint8_t answer_state = 0;
     int placed = 0;
     for (size_t at = 0; at + HDR <= n;) {
         uint8_t *r = buf + at;
         const size_t len = (size_t)r[11] << 8 | r[12];
-        const unsigned type = r[0], epoch = (unsigned)r[3] << 8 | r[4];
+        const unsigned type = r[0], epoch = (unsigned)r[3] << 8 | r[4], reads = hs.state >= SE_CTRL_STATE_FIN;
         if (len > n - at - HDR) {
             dropped++;
             break;
@@ -208,8 +228,11 @@ static void take_datagram(size_t n)
         at += HDR + len;
         uint8_t *body = r + HDR;
         size_t blen = len;
-        int opened = 0;
-        if (epoch == 1 && keys) {
+        if (epoch > reads || (epoch < reads && type != CT_HANDSHAKE)) {
+            dropped++;
+            continue;
+        }
+        if (epoch == 1) { /* (reads 1: the flight went out, the keys are in their slots) */
             rec_s.type = (uint8_t)type;
             rec_s.seq_num = (uint64_t)epoch << 48 | (uint64_t)r[5] << 40 | (uint64_t)r[6] << 32 |
                             (uint32_t)r[7] << 24 | (uint32_t)r[8] << 16 | (uint32_t)r[9] << 8 | r[10];
@@ -219,20 +242,23 @@ static void take_datagram(size_t n)
             }
             body += 8;
             blen = len - 8u - rec_s.tag_len;
-            opened = 1;
-        } else if (epoch != 0) {
-            dropped++;
-            continue;
         }
-        if (type == CT_ALERT) {
-            if (blen == 2) {
+        if (type == CT_ALERT) { /* a warning a few times; close_notify or a fatal one ends it */
+            if (blen != 2) {
+                dropped++;
+            } else if (body[1] == SE_TLS_ALERT_CLOSE_NOTIFY) {
+                alert_received = 0;
+                fail("dtls", SE_ERR_TLS_CLOSED);
+            } else if (body[0] != 1) {
                 alert_received = body[1];
-                if (body[0] == 2 || body[1] == SE_TLS_ALERT_CLOSE_NOTIFY)
-                    fail("dtls", SE_ERR_TLS_PEER_ALERT);
+                fail("dtls", SE_ERR_TLS_PEER_ALERT);
+            } else if (++warnings > SE_TLS_MAX_WARNINGS) {
+                send_alert(2, SE_TLS_ALERT_UNEXPECTED_MESSAGE);
+                fail("dtls", SE_ERR_TLS_WARNINGS);
             }
             continue;
         }
-        if (type == CT_APP && hs.state == SE_CTRL_STATE_DONE && epoch == 1) {
+        if (type == CT_APP && hs.state == SE_CTRL_STATE_DONE) {
             data_in += (uint32_t)blen;
             continue;
         }
@@ -244,12 +270,16 @@ static void take_datagram(size_t n)
         if (!placed)
             check(se_drv_ctrl_hs_datagram(&hs, buf, n));
         placed = 1;
-        check(se_drv_ctrl_hs_record(&hs, type, epoch, (size_t)(body - buf), opened ? body : NULL, blen));
-        if (hs.out_len != 0) /* (the window keeps it: HS_RECORD's later runs leave it there) */
+        check(se_drv_ctrl_hs_record(&hs, type, epoch, (size_t)(body - buf), epoch == 1 ? body : NULL, blen));
+        warnings = 0; /* (progress, as the software client counts it) */
+        if (hs.out_len != 0) { /* (the window keeps it: HS_RECORD's later runs leave it there) */
             answer = hs.out_len;
+            answer_state = hs.state;
+        }
     }
-    hs.out_len = answer;
-    send_answer();
+    if (answer != 0)
+        send_answer(answer, answer_state);
+    return answer != 0;
 }
 
 /* One handshake: HANDSHAKE, then until the server's Finished checks out, datagrams in and
@@ -258,10 +288,12 @@ static void handshake(const se_drv_ctrl_hs_config *cfg)
 {
     uint32_t wait = prov.retransmit_ms ? prov.retransmit_ms : 1000u, tries = 0;
     uint64_t due;
-    keys = 0;
+    keys = write_epoch = 0;
+    warnings = 0;
+    last_mseq = 0x10000u;
     mark("hello");
     check(se_drv_ctrl_hs_start(&hs, cfg));
-    send_answer();
+    send_answer(hs.out_len, hs.state);
     due = node_cycles() + (uint64_t)wait * SENSOR_CYCLES_PER_MS;
     while (hs.state != SE_CTRL_STATE_DONE) {
         const uint64_t now = node_cycles();
@@ -270,8 +302,8 @@ static void handshake(const se_drv_ctrl_hs_config *cfg)
             dropped++;
         } else if (n > 0) {
             const uint8_t before = hs.state;
-            take_datagram(n);
-            if (hs.state != before) { /* progress: the timer starts again from the first timeout */
+            /* progress, or a new flight out (the second ClientHello): the timer starts again */
+            if (take_datagram(n) || hs.state != before) {
                 wait = prov.retransmit_ms ? prov.retransmit_ms : 1000u;
                 tries = 0;
                 due = node_cycles() + (uint64_t)wait * SENSOR_CYCLES_PER_MS;
@@ -280,9 +312,7 @@ static void handshake(const se_drv_ctrl_hs_config *cfg)
             if (++tries > MAX_RETRANSMITS)
                 fail("dtls", SE_ERR_TLS_TIMEOUT); /* (no alert: the stack's se_tls_timer sends none) */
             check(se_drv_ctrl_hs_resend(&hs));
-            if (hs.out_len != 0)
-                retransmits++;
-            send_answer();
+            send_answer(hs.out_len, hs.state);
             wait = wait < RETRANSMIT_MAX_MS / 2 ? wait * 2 : RETRANSMIT_MAX_MS;
             due = node_cycles() + (uint64_t)wait * SENSOR_CYCLES_PER_MS;
         } else { /* (at most 60 s away: 32 bits of cycles at 50 MHz) */
@@ -356,7 +386,7 @@ static se_status setup(void)
         seed[i] = node_trng32();
     if (st == SE_OK)
         st = se_drv_ctrl_write(SE_CTRL_ENT_AT, (const uint8_t *)seed, sizeof seed);
-    memset(seed, 0, sizeof seed);
+    se_ct_wipe(seed, sizeof seed);
     regs[1] = 48;
     if (st == SE_OK)
         st = se_drv_ctrl_run(SE_CTRL_PROG_DRBG_SEED, regs, 0x1eu, &result, out, &valid);
@@ -373,6 +403,7 @@ int main(void)
         sensor_fail(SENSOR_EXIT_PROVISION, "provisioning", why, 0, -1, -1);
     mark("setup");
     se_status st = setup();
+    se_ct_wipe(prov_buf + (prov.key - prov_buf), SENSOR_KEY_BYTES); /* in CK_AT now, which the bus never reads */
     if (st != SE_OK)
         sensor_fail(SENSOR_EXIT_SETUP, "setup", NULL, (int)st, -1, -1);
     if (!name_from_cert())

@@ -172,7 +172,7 @@ se_status se_drv_gf2m_mul(int koblitz, const uint8_t k[30], const uint8_t x[30],
  * but for a write into the secret top, which must be whole words); SE_ERR_BAD_INPUT when addr is not
  * aligned, the bytes do not fit the window, or a write ends in the secret top with a part word;
  * SE_ERR_BACKEND for a read in the secret top or a write there the controller refused. run sets register
- * i to regs[i] for every bit i of mask, runs program prog (SE_CTRL_PROG_*) and, once it stops,
+ * i to regs[i] for every bit i of mask (regs is read there alone: NULL with mask 0), runs program prog (SE_CTRL_PROG_*) and, once it stops,
  * gives its status code (SE_CTRL_ST_*) in *result, its output slots in out[0..15] (OUT i: a span's
  * or a number's window address in bits 15:0 and its bytes in 31:16, a register's value in 15:0)
  * and in *valid the slots it wrote (bit i). SE_ERR_BACKEND when the controller does not answer or
