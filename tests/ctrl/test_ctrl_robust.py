@@ -24,7 +24,7 @@ from ctrl.test_ctrl_hello import handshake_msg
 from ctrl.test_ctrl_record import NAMED, ST, Client, pki, server_flight  # noqa: F401 (fixture)
 
 FLIGHTS = 10_000
-CYCLES = 60_000     # a record's budget: the largest good one, ServerHelloDone with the flight, is 25,773
+CYCLES = 60_000     # a record's budget: the largest good one, ServerHelloDone with the flight, is 25,769
 STEPS = 200_000     # the model's own stop, far past it
 
 
