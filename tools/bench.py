@@ -463,47 +463,49 @@ def handshake_md(results):
                                                 "ram_bytes"))
                                     if sz else " | ".join(["not measured"] * 5)) + " |")
     # Goal checks, on each sw+hw config (the speed-up: rv32im against sw-rv32i, the seed's core).
-    verdict = lambda ok: "met" if ok else "**not met**"  # noqa: E731
     goals = []
+
+    def goal(what, shown, ok):
+        goals.append(f"| {what} | {shown} | {'met' if ok else '**not met**'} |")
+
     for c in HS_HW:
         full, cached, size = get("handshake_full", c), get("handshake_cached", c), get("firmware_size", c)
         if full:
-            goals.append(f"| full handshake on {c} <= {HS_GOALS['full_hw']:,} cycles | {full['cycles']:,} | "
-                         f"{verdict(full['cycles'] <= HS_GOALS['full_hw'])} |")
+            goal(f"full handshake on {c} <= {HS_GOALS['full_hw']:,} cycles", f"{full['cycles']:,}",
+                 full["cycles"] <= HS_GOALS["full_hw"])
         if full and cached:
             q = full["cycles"] / cached["cycles"]
-            goals.append(f"| cached handshake >= {HS_GOALS['cached']}x cheaper than full ({c}) | {q:.2f}x | "
-                         f"{verdict(q >= HS_GOALS['cached'])} |")
+            goal(f"cached handshake >= {HS_GOALS['cached']}x cheaper than full ({c})", f"{q:.2f}x",
+                 q >= HS_GOALS["cached"])
         if size:
-            goals.append(f"| {c} client .text <= 24 KiB | {size['text_bytes']:,} B | "
-                         f"{verdict(size['text_bytes'] <= HS_GOALS['text'])} |")
-            goals.append(f"| {c} client RAM <= 12 KiB incl. stack | {size['ram_bytes']:,} B | "
-                         f"{verdict(size['ram_bytes'] <= HS_GOALS['ram'])} |")
+            goal(f"{c} client .text <= 24 KiB", f"{size['text_bytes']:,} B", size["text_bytes"] <= HS_GOALS["text"])
+            goal(f"{c} client RAM <= 12 KiB incl. stack", f"{size['ram_bytes']:,} B",
+                 size["ram_bytes"] <= HS_GOALS["ram"])
     for c, base in HS_HW_MODE.items():   # HW mode (issue 22's goals), against SW+HW on the same core
         full, cached, size, ref = (get("handshake_full", c), get("handshake_cached", c), get("firmware_size", c),
                                    get("handshake_full", base))
         if full:
-            goals.append(f"| HW mode: full handshake on {c} <= {HS_HW_GOALS['full']:,} cycles | {full['cycles']:,} | "
-                         f"{verdict(full['cycles'] <= HS_HW_GOALS['full'])} |")
+            goal(f"HW mode: full handshake on {c} <= {HS_HW_GOALS['full']:,} cycles", f"{full['cycles']:,}",
+                 full["cycles"] <= HS_HW_GOALS["full"])
         if full and cached:
             q = full["cycles"] / cached["cycles"]
-            goals.append(f"| HW mode: cached >= {HS_HW_GOALS['cached']}x cheaper than full ({c}) | {q:.2f}x | "
-                         f"{verdict(q >= HS_HW_GOALS['cached'])} |")
+            goal(f"HW mode: cached >= {HS_HW_GOALS['cached']}x cheaper than full ({c})", f"{q:.2f}x",
+                 q >= HS_HW_GOALS["cached"])
         if full and ref:
             q = ref["cpu_active_cycles"] / full["cpu_active_cycles"]
-            goals.append(f"| HW mode: CPU active per full handshake <= 1/{HS_HW_GOALS['cpu']} of {base}'s "
-                         f"({ref['cpu_active_cycles']:,}) on {c} | {full['cpu_active_cycles']:,} (1/{q:.1f}) | "
-                         f"{verdict(q >= HS_HW_GOALS['cpu'])} |")
+            goal(f"HW mode: CPU active per full handshake <= 1/{HS_HW_GOALS['cpu']} of {base}'s "
+                 f"({ref['cpu_active_cycles']:,}) on {c}", f"{full['cpu_active_cycles']:,} (1/{q:.1f})",
+                 q >= HS_HW_GOALS["cpu"])
         if size:
-            goals.append(f"| HW mode: {c} firmware .text <= 8 KiB | {size['text_bytes']:,} B | "
-                         f"{verdict(size['text_bytes'] <= HS_HW_GOALS['text'])} |")
-            goals.append(f"| HW mode: {c} firmware RAM <= 4 KiB incl. stack | {size['ram_bytes']:,} B | "
-                         f"{verdict(size['ram_bytes'] <= HS_HW_GOALS['ram'])} |")
+            goal(f"HW mode: {c} firmware .text <= 8 KiB", f"{size['text_bytes']:,} B",
+                 size["text_bytes"] <= HS_HW_GOALS["text"])
+            goal(f"HW mode: {c} firmware RAM <= 4 KiB incl. stack", f"{size['ram_bytes']:,} B",
+                 size["ram_bytes"] <= HS_HW_GOALS["ram"])
     full_hw, full_sw = get("handshake_full", "sw+hw-rv32im"), get("handshake_full", "sw-rv32i")
     if full_hw and full_sw:
         sp = full_sw["cycles"] / full_hw["cycles"]
-        goals.append(f"| sw+hw-rv32im: >= {HS_GOALS['speedup']}x fewer cycles than sw-rv32i | {sp:.1f}x | "
-                     f"{verdict(sp >= HS_GOALS['speedup'])} |")
+        goal(f"sw+hw-rv32im: >= {HS_GOALS['speedup']}x fewer cycles than sw-rv32i", f"{sp:.1f}x",
+             sp >= HS_GOALS["speedup"])
     else:
         goals.append(f"| sw+hw-rv32im: >= {HS_GOALS['speedup']}x fewer cycles than sw-rv32i | not measured | - |")
     lines += ["", "| goal | measured | verdict |", "| --- | ---: | --- |"] + goals

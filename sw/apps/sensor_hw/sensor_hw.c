@@ -134,14 +134,19 @@ static void send_alert(int level, int desc)
         alert_sent = desc;
 }
 
+/* The write keys out of the AES slots (and the cipher's copy of the last one it ran). */
+static void wipe_keys(void)
+{
+    se_drv_aead_wipe(&key_c);
+    se_drv_aead_wipe(&key_s);
+}
+
 /* The end of a failed run: the keys out of the AES slots and the controller's secret top wiped (the
  * master secret, the DRBG, the client's key), then the error line. */
 static _Noreturn void fail(const char *where, se_status st)
 {
-    if (keys) {
-        se_drv_aead_wipe(&key_c);
-        se_drv_aead_wipe(&key_s);
-    }
+    if (keys)
+        wipe_keys();
     (void)se_drv_ctrl_wipe();
     sensor_fail(SENSOR_EXIT_TLS, where, NULL, (int)st, alert_sent, alert_received);
 }
@@ -282,11 +287,18 @@ static int take_datagram(size_t n)
     return answer != 0;
 }
 
+/* The cycle count ms milliseconds from now, at the nominal clock. */
+static uint64_t after_ms(uint32_t ms)
+{
+    return node_cycles() + (uint64_t)ms * SENSOR_CYCLES_PER_MS;
+}
+
 /* One handshake: HANDSHAKE, then until the server's Finished checks out, datagrams in and
  * answers out, asleep in between; the timer resends (HS_RESEND, doubled each time). */
 static void handshake(const se_drv_ctrl_hs_config *cfg)
 {
-    uint32_t wait = prov.retransmit_ms ? prov.retransmit_ms : 1000u, tries = 0;
+    const uint32_t first = prov.retransmit_ms ? prov.retransmit_ms : 1000u;
+    uint32_t wait = first, tries = 0;
     uint64_t due;
     keys = write_epoch = 0;
     warnings = 0;
@@ -294,7 +306,7 @@ static void handshake(const se_drv_ctrl_hs_config *cfg)
     mark("hello");
     check(se_drv_ctrl_hs_start(&hs, cfg));
     send_answer(hs.out_len, hs.state);
-    due = node_cycles() + (uint64_t)wait * SENSOR_CYCLES_PER_MS;
+    due = after_ms(wait);
     while (hs.state != SE_CTRL_STATE_DONE) {
         const uint64_t now = node_cycles();
         size_t n = nic_recv(buf, MTU);
@@ -304,9 +316,9 @@ static void handshake(const se_drv_ctrl_hs_config *cfg)
             const uint8_t before = hs.state;
             /* progress, or a new flight out (the second ClientHello): the timer starts again */
             if (take_datagram(n) || hs.state != before) {
-                wait = prov.retransmit_ms ? prov.retransmit_ms : 1000u;
+                wait = first;
                 tries = 0;
-                due = node_cycles() + (uint64_t)wait * SENSOR_CYCLES_PER_MS;
+                due = after_ms(wait);
             }
         } else if (now >= due) {
             if (++tries > MAX_RETRANSMITS)
@@ -314,7 +326,7 @@ static void handshake(const se_drv_ctrl_hs_config *cfg)
             check(se_drv_ctrl_hs_resend(&hs));
             send_answer(hs.out_len, hs.state);
             wait = wait < RETRANSMIT_MAX_MS / 2 ? wait * 2 : RETRANSMIT_MAX_MS;
-            due = node_cycles() + (uint64_t)wait * SENSOR_CYCLES_PER_MS;
+            due = after_ms(wait);
         } else { /* (at most 60 s away: 32 bits of cycles at 50 MHz) */
             const uint64_t left = due - now;
             sensor_wait_rx((left < UINT32_MAX ? (uint32_t)left : UINT32_MAX) / SENSOR_CYCLES_PER_MS + 1u);
@@ -358,14 +370,13 @@ static int name_from_cert(void)
     uint16_t regs[16] = {0};
     uint32_t out[16], valid;
     unsigned result;
-    uint8_t cn[32];
     regs[2] = (uint16_t)prov.cert_len;
     if (prov.cert_len > SE_CTRL_REC || se_drv_ctrl_write(0, prov.cert, prov.cert_len) != SE_OK ||
         se_drv_ctrl_run(SE_CTRL_PROG_X509_PARSE, regs, 1u << 1 | 1u << 2, &result, out, &valid) != SE_OK ||
         result != SE_CTRL_ST_OK || !(valid >> SE_CTRL_SLOT_CN & 1u))
         return 0;
     const uint32_t at = out[SE_CTRL_SLOT_CN] & 0xffffu, n = out[SE_CTRL_SLOT_CN] >> 16;
-    return n < sizeof cn && at + n <= prov.cert_len && sensor_set_name(prov.cert + at, n);
+    return at + n <= prov.cert_len && sensor_set_name(prov.cert + at, n); /* (it takes names below 32 bytes) */
 }
 
 /* The controller made ready: its secret top wiped, the client's key into CK_AT (write-only, from
@@ -437,8 +448,7 @@ int main(void)
             send_data();
         mark("close");
         send_alert(1, SE_TLS_ALERT_CLOSE_NOTIFY);
-        se_drv_aead_wipe(&key_c);
-        se_drv_aead_wipe(&key_s);
+        wipe_keys();
         mark(NULL);
     }
     st = se_drv_ctrl_wipe();
