@@ -424,8 +424,10 @@ def handshake_md(results):
              "counts the start, and whatever part of the table a later pk call waits for is counted there.", "",
              "The hw configs are HW mode (sw/apps/sensor_hw): the whole handshake runs in the engine's protocol "
              "controller (rtl/ctrl), the firmware only carries datagrams, runs the timer and seals and opens "
-             "epoch 1; its phases follow the controller's state. Its cached handshake skips the chain's "
-             "verification but verifies the ServerKeyExchange as a full one does (no joint comb). Their work "
+             "epoch 1; its phases follow the controller's state. The chain's signature by the trust anchor "
+             "takes pk's joint comb over the anchor key's table, which the firmware has the controller make "
+             "once at boot (`KEY_TABLE`: `PRECOMP`, counted in \"curve setup\"). Its cached handshake skips the "
+             "chain's verification but verifies the ServerKeyExchange as a full one does (no joint comb). Their work "
              "cycles leave out the controller's own cycles while the CPU sleeps and no other IP is busy (the "
              "simulator observes the aes, sha, pk and gf2m IPs, not ctrl, so those count as idle): the "
              "\"with waiting\" rows bound them from above.", "",

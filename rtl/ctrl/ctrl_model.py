@@ -4,8 +4,7 @@ its size, as in the engine's RAM), 16 registers and the flags, and counts
 the cycles isa.toml gives each instruction (an IP that answers at once: no waits). The SHA IP's
 calls are a SHA-256 written from FIPS 180-4 (Sha256: it resumes from a chaining value, which hashlib
 cannot; the tests hold its digests to hashlib's); the pk IP's are the `cryptography` package's, for the programs the ctrl
-programs run (ECDSA_VERIFY, VALIDATE, ECSM, ECSM_COMB, PADD, ECDSA_SIGN), on P-256 loaded with G's table in
-cache entry 0 (FIELD, ORDER, CURVE and PRECOMP only take P-256 and G's table again); AESK's keys land
+programs run, on P-256 (Pk: its slots, its curve and its cache entries); AESK's keys land
 in `aes`, the AES IP's slots. Tests use it to check the programs against the
 software stack and the `cryptography` package, before and apart from the RTL.
 """
@@ -26,82 +25,114 @@ P256_P = 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1                           
 P256_G = (0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296,
           0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5)
 STATE_SLOTS = 12             # pk's slots below this hold the curve; CLEAR zeroes the others
-P256_SLOTS = {isa.PK_SLOT["P"]: P256_P, isa.PK_SLOT["N"]: P256_N}   # what PKR reads of a loaded P-256
 P256_CURVE = {"P": P256_P, "N": P256_N, "A": P256_P - 3,                              # (FIPS 186-4, D.1.2.3)
               "B": 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b, "GX": P256_G[0], "GY": P256_G[1]}
+MONT = ("A", "B", "GX", "GY")   # CURVE turns these into the Montgomery domain in place (R = 2^256 at P-256)
+P256_SLOTS = {isa.PK_SLOT[k]: v * 2 ** 256 % P256_P if k in MONT else v    # what PKR reads of a loaded P-256
+              for k, v in P256_CURVE.items()}
 
 
-def pk_run(slots, prog, entry, table=P256_G):
-    """Program prog of the pk IP run over its operand slots (slot -> number, updated with its
-    results), with P-256 loaded, G's table in cache entry 0 (or the table of another point: `table`)
-    and the other entries empty: its status.
-    ECDSA_VERIFY's checks in rtl/pk/programs/ecdsa.s's order: r and s in [1, n - 1] (else
-    VERIFY_FAIL), then Q (BAD_POINT: coordinates below p, on the curve, x not 0), then the
-    signature; VALIDATE checks Q alone; ECSM_COMB (entry 0: G) and ECSM (Q, checked first) put
-    K times the point in RX, RY (INFINITY for the point at infinity); PADD puts Q + R there (both
-    checked first); ECDSA_SIGN puts r and s there for k = K, d = D, e = E (BAD_SCALAR unless k and d
-    are in [1, n - 1], RETRY for r or s 0). The curve's slots hold P-256's p and n as the bus loaded them (P256_SLOTS)."""
-    slot = lambda name: slots.get(isa.PK_SLOT[name], 0)  # noqa: E731
-    q = (slot("QX"), slot("QY"))
-    if table is None and prog in (isa.PK_PROG["ECDSA_VERIFY"], isa.PK_PROG["ECSM_COMB"], isa.PK_PROG["ECDSA_SIGN"]):
-        return "BAD_SEQ"   # (no table in entry 0: a pk that was never given the curve's)
-    if prog == isa.PK_PROG["ECDSA_VERIFY"]:
-        if entry != 0:
+class Pk:
+    """The pk IP as the ctrl programs see it: its operand slots (slot -> number), whether a curve is
+    loaded (FIELD, ORDER, CURVE; a write to a curve slot unloads it and empties the cache, as in
+    rtl/pk/pk_core.sv), and its cache: entry -> the point whose table PRECOMP put there.
+    Made with P-256 loaded and G's table in entry 0."""
+
+    def __init__(self, loaded=True):
+        self.slots = dict(P256_SLOTS) if loaded else {}
+        self.curve = loaded
+        self.tables = {0: P256_G} if loaded else {}
+        self.runs = []                  # (program name, entry, status) of each run, for the tests
+
+    def write(self, slot, v):
+        self.slots[slot] = v
+        if slot < STATE_SLOTS:
+            self.curve, self.tables = False, {}
+
+    def clear(self):
+        """pk's CLEAR: the operand slots (12..31) zeroes; the curve and the cache stay."""
+        self.slots = {k: v for k, v in self.slots.items() if k < STATE_SLOTS}
+
+    def run(self, prog, entry):
+        st = self._run(prog, entry)
+        self.runs.append(({v: k for k, v in isa.PK_PROG.items()}.get(prog, prog), entry, st))
+        return st
+
+    def _run(self, prog, entry):
+        """Program prog (its number) for cache entry `entry`: its status; its results go to the slots.
+        Only the programs the ctrl programs run, on P-256: FIELD, ORDER and CURVE take P-256 alone;
+        VALIDATE, ECSM, ECSM_COMB, PADD, PRECOMP, ECDSA_SIGN, ECDSA_VERIFY and ECDSA_VERIFY_COMB
+        check in rtl/pk/programs's order: the curve and the entry (BAD_SEQ; SIGN and VERIFY want G's
+        table in the entry, VERIFY_COMB Q's there and G's in entry 0), then r and s in [1, n - 1]
+        (VERIFY_FAIL), then points (BAD_POINT: coordinates below p, on the curve, x not 0), k and
+        d (BAD_SCALAR), then the result (INFINITY, RETRY, VERIFY_FAIL)."""
+        P = isa.PK_PROG
+        slots = self.slots
+        slot = lambda name: slots.get(isa.PK_SLOT[name], 0)  # noqa: E731
+        q = (slot("QX"), slot("QY"))
+        if prog in (P["FIELD"], P["ORDER"], P["CURVE"]):
+            if any(slot(k) != v for k, v in P256_CURVE.items()):
+                raise NotImplementedError("the model's pk holds P-256 only")
+            if prog == P["CURVE"]:
+                slots.update(P256_SLOTS)
+                self.curve = True
+            return "OK"
+        if not self.curve or entry > 5:
             return "BAD_SEQ"
-        if not (0 < slot("RX") < P256_N and 0 < slot("RY") < P256_N):
-            return "VERIFY_FAIL"
-        if not point(*q):
-            return "BAD_POINT"
-        key = ec.EllipticCurvePublicNumbers(*q, ec.SECP256R1()).public_key()
-        try:
-            key.verify(encode_dss_signature(slot("RX"), slot("RY")), slot("E").to_bytes(32, "big"),
-                       ec.ECDSA(Prehashed(hashes.SHA256())))
-        except InvalidSignature:
-            return "VERIFY_FAIL"
-        return "OK"
-    if prog == isa.PK_PROG["VALIDATE"]:
-        return "OK" if point(*q) else "BAD_POINT"
-    if prog in (isa.PK_PROG["ECSM_COMB"], isa.PK_PROG["ECSM"]):
-        if prog == isa.PK_PROG["ECSM_COMB"] and entry != 0:
+        table = self.tables.get(entry)
+        if prog == P["VALIDATE"]:
+            return "OK" if point(*q) else "BAD_POINT"
+        if prog == P["PRECOMP"]:
+            if not point(*q):
+                return "BAD_POINT"
+            self.tables[entry] = q
+            return "OK"
+        if prog in (P["ECDSA_VERIFY"], P["ECDSA_SIGN"]) and table != P256_G:
             return "BAD_SEQ"
-        if prog == isa.PK_PROG["ECSM"] and not point(*q):
-            return "BAD_POINT"
-        r = mul(slot("K"), table if prog == isa.PK_PROG["ECSM_COMB"] else q)
-        if r is None:
-            return "INFINITY"
-        slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r
-        return "OK"
-    if prog == isa.PK_PROG["ECDSA_SIGN"]:
-        k, d = slot("K"), slot("D")
-        if entry != 0:
+        if prog == P["ECDSA_VERIFY_COMB"] and (table is None or self.tables.get(0) is None):
             return "BAD_SEQ"
-        if not (0 < k < P256_N and 0 < d < P256_N):
-            return "BAD_SCALAR"
-        r = mul(k, table)[0] % P256_N
-        s = pow(k, -1, P256_N) * (slot("E") + r * d) % P256_N
-        if r == 0 or s == 0:
-            return "RETRY"
-        slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r, s
-        return "OK"
-    if prog in (isa.PK_PROG["FIELD"], isa.PK_PROG["ORDER"], isa.PK_PROG["CURVE"]):
-        if any(slots.get(isa.PK_SLOT[k], 0) != v for k, v in P256_CURVE.items()):
-            raise NotImplementedError("the model's pk holds P-256 only")
-        return "OK"
-    if prog == isa.PK_PROG["PRECOMP"]:
-        if entry != 0 or q != P256_G:
-            raise NotImplementedError("the model's pk makes G's table in entry 0 only")
-        return "OK"
-    if prog == isa.PK_PROG["PADD"]:
-        r = (slot("RX"), slot("RY"))
-        if not (point(*q) and point(*r)):
-            return "BAD_POINT"
-        s = add(q, r)
-        if s is None:
-            return "INFINITY"
-        slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = s
-        return "OK"
-    raise NotImplementedError(f"the model's pk runs ECDSA_VERIFY, VALIDATE, ECSM_COMB, ECSM, ECDSA_SIGN and PADD, "
-                              f"not program {prog}")
+        if prog in (P["ECDSA_VERIFY"], P["ECDSA_VERIFY_COMB"]):
+            if not (0 < slot("RX") < P256_N and 0 < slot("RY") < P256_N):
+                return "VERIFY_FAIL"
+            if not point(*q):
+                return "BAD_POINT"
+            if prog == P["ECDSA_VERIFY_COMB"] and q != table:
+                return "BAD_SEQ"
+            w = pow(slot("RY"), -1, P256_N)
+            u1, u2 = slot("E") % P256_N * w % P256_N, slot("RX") * w % P256_N
+            g = self.tables[0] if prog == P["ECDSA_VERIFY_COMB"] else table
+            r = add(mul(u1, g), mul(u2, q))
+            return "OK" if r is not None and r[0] % P256_N == slot("RX") else "VERIFY_FAIL"
+        if prog in (P["ECSM_COMB"], P["ECSM"]):
+            if prog == P["ECSM_COMB"] and table is None:
+                return "BAD_SEQ"
+            if prog == P["ECSM"] and not point(*q):
+                return "BAD_POINT"
+            r = mul(slot("K"), table if prog == P["ECSM_COMB"] else q)
+            if r is None:
+                return "INFINITY"
+            slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r
+            return "OK"
+        if prog == P["ECDSA_SIGN"]:
+            k, d = slot("K"), slot("D")
+            if not (0 < k < P256_N and 0 < d < P256_N):
+                return "BAD_SCALAR"
+            r = mul(k, table)[0] % P256_N
+            s = pow(k, -1, P256_N) * (slot("E") + r * d) % P256_N
+            if r == 0 or s == 0:
+                return "RETRY"
+            slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = r, s
+            return "OK"
+        if prog == P["PADD"]:
+            r = (slot("RX"), slot("RY"))
+            if not (point(*q) and point(*r)):
+                return "BAD_POINT"
+            s = add(q, r)
+            if s is None:
+                return "INFINITY"
+            slots[isa.PK_SLOT["RX"]], slots[isa.PK_SLOT["RY"]] = s
+            return "OK"
+        raise NotImplementedError(f"the model's pk does not run program {prog}")
 
 
 def add(a, b):
@@ -197,8 +228,7 @@ class Machine:
         self.out = {}            # slot name -> bytes (OUT, OUTN) or int (OUTR)
         self.spans = {}          # slot name -> (address, length) of an OUT
         self.slot_names = {v: k for k, v in self.asm.slots.items()}
-        self.pk = dict(P256_SLOTS)   # the pk IP's slots: P-256 loaded, and what programs wrote
-        self.table = P256_G      # the point of pk's table in cache entry 0 (the bus loads it; None: none)
+        self.pk = Pk()           # the pk IP: P-256 loaded, G's table in entry 0 (the bus may change both)
         self.pk_used = False     # the last run used pk
         self.aes = {}            # the AES IP's key slots AESK filled: slot -> its 16-byte key
         self.cycles = self.steps = 0
@@ -217,7 +247,7 @@ class Machine:
             return self._run(prog, regs, budget, trace)
         finally:
             if self.pk_used:
-                self.pk = {k: v for k, v in self.pk.items() if k < STATE_SLOTS}
+                self.pk.clear()
 
     def _run(self, prog, regs, budget, trace):
         self.pk_used = False
@@ -337,20 +367,18 @@ class Machine:
                 if r[b] > 32 or imm > 31:
                     return "BAD_PROGRAM"   # (refused before pk hears of it)
                 self.pk_used = True
-                self.pk[imm] = int.from_bytes(self._bytes(r[a], r[b]), "big")
+                self.pk.write(imm, int.from_bytes(self._bytes(r[a], r[b]), "big"))
                 self.cycles += 1 + r[b]
             elif name == "PKRUN":
                 self.pk_used = True
-                st = pk_run(self.pk, imm & 31, (imm >> 5) & 31, self.table)
-                if imm & 31 == isa.PK_PROG["PRECOMP"] and st == "OK":   # the table of Q, in entry 0
-                    self.table = (self.pk.get(isa.PK_SLOT["QX"], 0), self.pk.get(isa.PK_SLOT["QY"], 0))
+                st = self.pk.run(imm & 31, (imm >> 5) & 31)
                 r[d] = isa.PK_STATUS[st]
                 z = int(r[d] == 0)
             elif name == "PKR":
                 if imm > 31:
                     return "BAD_PROGRAM"
                 self.pk_used = True
-                for i, x in enumerate(self.pk.get(imm, 0).to_bytes(32, "big")):
+                for i, x in enumerate(self.pk.slots.get(imm, 0).to_bytes(32, "big")):
                     mem[(r[a] + i) & AMASK] = x
                 self.cycles += 32
             elif name == "AESK":

@@ -54,10 +54,13 @@ def parses(m, cert):
     return m.run("X509_PARSE", {1: 0, 2: len(cert)}, budget=4 * len(cert) + 1000) == "OK"
 
 
-def check(m, chain, anchors, now, name=None):
+def check(m, chain, anchors, now, name=None, table=False):
     """CHAIN_CHECK's verdict in the sw stack's words: {"ok": True, "pub": ...} or {"error": ...}. The
-    anchors that do not parse are left out first, as the driver does (the sw stack passes them over)."""
+    anchors that do not parse are left out first, as the driver does (the sw stack passes them over).
+    table: the first anchor's key's comb table goes into pk's cache entry 1 first (KEY_TABLE)."""
     anchors = [a for a in anchors if parses(m, a)]
+    if table and anchors:
+        assert parses(m, anchors[0]) and m.run("KEY_TABLE", {}) == "OK"
     lst, anc, nm = entries(chain), entries(anchors), (name or "").encode()
     at_anc = len(lst)
     at_now = at_anc + len(anc)
@@ -84,15 +87,20 @@ def req(chain, anchors, now, name=None):
 def agree(cases):
     """cases: (chain, anchors, now, name) of DER certificates; asserts the model and the sw stack
     give the same answer for each that fits below CHAIN_TOP (at most one does not: the longest
-    chain with its root). Returns the answers."""
-    m = model.Machine()
+    chain with its root), with pk's ladder for every signature and again with the first anchor's
+    key's table made first (KEY_TABLE: pk's joint comb for the signatures that key made, which
+    must have been taken). Returns the answers."""
     sw = run_batch([req(*c) for c in cases], "sw")
-    too_large = 0
-    for c, s in zip(cases, sw):
-        got = check(m, *c)
-        too_large += got is None
-        assert got is None or got == s, ([x.hex() for x in c[0]], got, s)
-    assert too_large <= 1, too_large
+    for table in (False, True):
+        m = model.Machine()
+        too_large = 0
+        for c, s in zip(cases, sw):
+            got = check(m, *c, table=table)
+            too_large += got is None
+            assert got is None or got == s, ([x.hex() for x in c[0]], table, got, s)
+        assert too_large <= 1, too_large
+        combs = [r for r in m.pk.runs if r[:2] == ("ECDSA_VERIFY_COMB", 1) and r[2] != "BAD_SEQ"]
+        assert bool(combs) == table, table
     return sw
 
 

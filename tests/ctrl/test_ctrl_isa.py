@@ -136,13 +136,13 @@ def test_pk_calls():
     assert bytes(m.mem[0x200:0x260]) == bytes(range(1, 33)) + bytes(32) + bytes(27) + bytes(range(1, 6))
     assert m.regs[4] == model.isa.PK_STATUS["VERIFY_FAIL"] and m.regs[5] == 0   # (r = 0: pk checks it first)
     assert m.regs[6] == model.isa.PK_STATUS["BAD_SEQ"]
-    assert not any(s >= 12 for s in m.pk)                     # the engine cleared pk's operands after it
+    assert not any(s >= 12 for s in m.pk.slots)                     # the engine cleared pk's operands after it
     # LDI, PKW 2+32, LDI, PKW 2, LDI, PKW 2+5, 3 (ADDI, PKR 1+32), PKRUN, flags (Z, C clear: LDI,
     # J.nz, J.nc), PKRUN, LDI, PKW refused at once
     assert m.cycles == 1 + 34 + 1 + 2 + 1 + 7 + 3 * 34 + 1 + 3 + 1 + 1 + 1
-    m.pk[model.isa.PK_SLOT["RX"]] = 5           # as the bus left pk: a refused PKR does not reach it,
+    m.pk.slots[model.isa.PK_SLOT["RX"]] = 5           # as the bus left pk: a refused PKR does not reach it,
     assert m.run("PK_READ_BAD", {1: 0x100}) == "BAD_PROGRAM" and m.cycles == 1
-    assert m.pk[model.isa.PK_SLOT["RX"]] == 5   # so the engine sends no CLEAR after it
+    assert m.pk.slots[model.isa.PK_SLOT["RX"]] == 5   # so the engine sends no CLEAR after it
     key = ec.generate_private_key(ec.SECP256R1())
     msg = b"tbsCertificate"
     r, s = decode_dss_signature(key.sign(msg, ec.ECDSA(hashes.SHA256())))

@@ -149,13 +149,15 @@ def test_refusals(prog, regs):
 def test_p256_load_gives_pk_the_curve():
     """P256_LOAD on a pk that holds nothing: FIELD, ORDER and CURVE get p, n, a, b and G, with G on
     the curve y^2 = x^3 + ax + b and equal to the `cryptography` package's generator (the public key
-    of the scalar 1), and PRECOMP G's table in entry 0; then ECDHE, which checks that pk holds P-256
-    (ENGINE before) and uses the table, agrees with the package's ECDH."""
+    of the scalar 1; pk holds the last four in its Montgomery domain, R = 2^256), and PRECOMP G's
+    table in entry 0; then ECDHE, which checks that pk holds P-256 (ENGINE before) and uses the
+    table, agrees with the package's ECDH."""
     m = model.Machine()
-    m.pk, m.table = {}, None
+    m.pk = model.Pk(loaded=False)
     assert m.run("ECDHE", {2: PEER, 3: PUB}) == "ENGINE"
-    assert m.run("P256_LOAD", {}) == "OK" and m.table == model.P256_G
-    p, n, a, b, gx, gy = (m.pk[isa.PK_SLOT[k]] for k in ("P", "N", "A", "B", "GX", "GY"))
+    assert m.run("P256_LOAD", {}) == "OK" and m.pk.tables == {0: model.P256_G}
+    p, n, a, b, gx, gy = (m.pk.slots[isa.PK_SLOT[k]] for k in ("P", "N", "A", "B", "GX", "GY"))
+    a, b, gx, gy = (v * pow(2 ** 256, -1, p) % p for v in (a, b, gx, gy))
     g = ec.derive_private_key(1, ec.SECP256R1()).public_key().public_numbers()
     assert (gx, gy) == (g.x, g.y) and a == p - 3 and (gy * gy - gx ** 3 - a * gx - b) % p == 0
     assert p == 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1 and n.bit_length() == 256   # (FIPS 186-4 D.1.2.3)

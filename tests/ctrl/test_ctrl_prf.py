@@ -152,17 +152,22 @@ def point_bytes(pub):
 
 
 def test_ecdhe_checks_the_curve():
-    """pk without P-256's p or n (the bus loads pk's curve) is ENGINE, before k is drawn: the DRBG's
-    count is as it was and nothing is written at r3."""
+    """pk without P-256's p, n, a, b or G (the bus loads pk's curve), or with no curve loaded, is
+    ENGINE, before k is drawn: the DRBG's count is as it was and nothing is written at r3."""
     m = seeded()
     dc = bytes(m.mem[EQU["DC_AT"]:EQU["DC_AT"] + 2])
-    for slot, v in (("P", model.P256_P - 2), ("N", model.P256_N + 2)):
-        m.pk[model.isa.PK_SLOT[slot]] = v
+    G2 = model.mul(2, model.P256_G)
+    for slot, v in (("P", model.P256_P - 2), ("N", model.P256_N + 2), ("A", 5), ("B", 7),
+                    ("GX", G2[0] * 2 ** 256 % model.P256_P), ("GY", G2[1] * 2 ** 256 % model.P256_P), (None, 0)):
+        if slot is None:
+            m.pk.curve = False      # P-256's numbers in the slots, but the curve not loaded
+        else:
+            m.pk.slots[model.isa.PK_SLOT[slot]] = v
         m.load(PUB, b"\x55" * 64)
         assert m.run("ECDHE", {2: PEER, 3: PUB}) == "ENGINE", slot
         assert bytes(m.mem[PUB:PUB + 64]) == b"\x55" * 64
         assert bytes(m.mem[EQU["DC_AT"]:EQU["DC_AT"] + 2]) == dc
-        m.pk.update(model.P256_SLOTS)
+        m.pk = model.Pk()
 
 
 def test_ecdhe_refusals(monkeypatch):
@@ -179,9 +184,9 @@ def test_ecdhe_refusals(monkeypatch):
     for regs in ({2: SECRET}, {2: SECRET - 32}, {3: SECRET - 8}, {3: EQU["PMS_AT"]}, {3: 0xfff0}):
         m.load(PEER, good)
         assert m.run("ECDHE", {2: PEER, 3: PUB, **regs}) == "BAD_INPUT", regs
-    run = model.pk_run
-    monkeypatch.setattr(model, "pk_run", lambda slots, prog, entry, table: "INFINITY"
-                        if prog == isa.PK_PROG["ECSM_COMB"] else run(slots, prog, entry, table))
+    run = model.Pk.run
+    monkeypatch.setattr(model.Pk, "run", lambda pk, prog, entry: "INFINITY"
+                        if prog == isa.PK_PROG["ECSM_COMB"] else run(pk, prog, entry))
     assert m.run("ECDHE", {2: PEER, 3: PUB}) == "BAD_INPUT"
 
 

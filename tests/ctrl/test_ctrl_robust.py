@@ -32,7 +32,7 @@ def fork(client):
     """A client whose machine goes on from client's as it is now."""
     c = copy.copy(client)
     m = c.m = copy.copy(client.m)
-    m.mem, m.regs, m.pk, m.aes = bytearray(m.mem), list(m.regs), dict(m.pk), dict(m.aes)
+    m.mem, m.regs, m.pk, m.aes = bytearray(m.mem), list(m.regs), copy.deepcopy(m.pk), dict(m.aes)
     m.out, m.spans = dict(m.out), dict(m.spans)
     return c
 

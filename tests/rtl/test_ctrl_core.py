@@ -11,6 +11,7 @@ isa.toml gives each instruction), every register at the end, and every output (s
 from the window, numbers right-aligned, register values). The model itself is checked against the
 software stack and `cryptography` (tests/ctrl/test_ctrl_x509.py) and against hand-computed
 results (tests/ctrl/test_ctrl_isa.py)."""
+import copy
 import datetime
 import hashlib
 import json
@@ -35,7 +36,7 @@ import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 PK = {"BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
-PK_PROGS = ("ECDSA_VERIFY", "VALIDATE", "ECSM_COMB", "ECSM", "PADD", "ECDSA_SIGN")   # the ones the programs run
+PK_PROGS = ("ECDSA_VERIFY", "ECDSA_VERIFY_COMB", "VALIDATE", "ECSM_COMB", "ECSM", "PADD", "ECDSA_SIGN")   # the ones the programs run
 
 CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0c80, 0x0cc0   # where the tests put a certificate, the time, a name
 SIG_AT, KEY_AT, DIGEST_AT = 0x0b80, 0x0bc0, 0x0c00  # SIG_CHECK's signature, key and digest
@@ -102,11 +103,11 @@ class TB:
                     digest = int.from_bytes(h.state(), "big")
 
     async def _pk(self):
-        """The pk IP, answering at once, as the model's pk (ctrl_model.pk_run): its slots as WRITEs and
+        """The pk IP, answering at once, as the model's pk (ctrl_model.Pk): its slots as WRITEs and
         RUNs leave them, the status of each program the programs run kept over them in
         pk_status_table_i, a READ's slot on pk_dout_i; when a program that used pk stops, its
         operand slots cleared (ctrl_wb's CLEAR)."""
-        d, num, slots, table, dout, used = self.dut, 0, dict(model.P256_SLOTS), None, None, False
+        d, num, pk, table, dout, used = self.dut, 0, model.Pk(), None, None, False
         while True:
             await RisingEdge(d.clk_i)
             if table is not None:
@@ -115,7 +116,8 @@ class TB:
                 d.pk_dout_i.value, dout = dout, None
             await ReadOnly()
             if d.done_o.value and used:
-                slots, used = {k: v for k, v in slots.items() if k < model.STATE_SLOTS}, False
+                pk.clear()
+                used = False
             if not d.pk_req_o.value:
                 continue
             kind, arg = int(d.pk_kind_o.value), int(d.pk_arg_o.value)
@@ -125,14 +127,15 @@ class TB:
             elif kind == 1:
                 num = (num << 8 | int(d.pk_byte_o.value)) & ((1 << 256) - 1)
             elif kind in (2, 3):
+                entry = arg >> 5 if kind == 3 else 0
                 if kind == 2:
-                    slots[arg & 31] = num
-                elif arg >> 5 == 0:
-                    model.pk_run(slots, arg & 31, 0)   # its results, for the READs after it
-                table = sum(isa.PK_STATUS[model.pk_run(dict(slots), isa.PK_PROG[p], 0)] << 4 * isa.PK_PROG[p]
+                    pk.write(arg & 31, num)
+                else:
+                    pk.run(arg & 31, entry)   # its results, for the READs after it
+                table = sum(isa.PK_STATUS[copy.deepcopy(pk).run(isa.PK_PROG[p], entry)] << 4 * isa.PK_PROG[p]
                             for p in PK_PROGS)
             elif kind == 4:
-                dout = slots.get(arg & 31, 0)
+                dout = pk.slots.get(arg & 31, 0)
 
     async def _aes(self):
         """The AES IP's key slots, taking every request at once: each byte shifts into its slot, which

@@ -218,8 +218,9 @@ async def scalar_multiplication_all_curves(dut):
 @cocotb.test()
 async def precompute_cache(dut):
     """Six cache entries hold six tables at once (G and five public keys); an entry never
-    computed, an entry number >= 6, a table from an earlier curve, or ECDSA_VERIFY_COMB before G's
-    table (entry 0) gives BAD_SEQ."""
+    computed, an entry number >= 6, a table from an earlier curve, ECDSA_VERIFY_COMB before G's
+    table (entry 0), or ECDSA_SIGN and ECDSA_VERIFY on a table of another point than G give
+    BAD_SEQ."""
     tb = TB(dut)
     await tb.reset()
     rng = random.Random(17)
@@ -237,6 +238,11 @@ async def precompute_cache(dut):
         await tb.write(s_, v)
     st, _ = await tb.cmd("RUN", prog=PROG["ECDSA_VERIFY_COMB"], slot=1)
     assert st == ST["BAD_SEQ"]
+    for s_, v in (("K", 7), ("D", 11)):        # nor sign or verify with it as G's
+        await tb.write(s_, v)
+    for prog in ("ECDSA_SIGN", "ECDSA_VERIFY"):
+        st, _ = await tb.cmd("RUN", prog=PROG[prog], slot=1)
+        assert st == ST["BAD_SEQ"], prog
     for e, P in enumerate(bases):
         await tb.write("QX", P[0])
         await tb.write("QY", P[1])

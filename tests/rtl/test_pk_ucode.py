@@ -111,6 +111,20 @@ def test_sequences_and_cache_rules():
     m.write(S["QY"], c[4])
     assert m.run("PRECOMP", entry=6) == ST["BAD_SEQ"]    # entries are 0..5
     assert m.run("PRECOMP", entry=1) == ST["OK"]
+    # a table of another point where G's must be: sign and verify refuse it, whatever else
+    # holds; with G's table in the entry they run (the sign is checked in test_ecdsa)
+    Q = ref_mul(c, 2, (c[3], c[4]))
+    m.write(S["QX"], Q[0])
+    m.write(S["QY"], Q[1])
+    assert m.run("PRECOMP", entry=3) == ST["OK"]
+    for s_, v in (("K", 7), ("D", 11), ("E", 13)):
+        m.write(S[s_], v)
+    assert m.run("ECDSA_SIGN", entry=3) == ST["BAD_SEQ"]
+    assert m.run("ECDSA_SIGN", entry=1) == ST["OK"]
+    for s_, v in (("QX", Q[0]), ("QY", Q[1]), ("E", 13), ("RX", 1), ("RY", 1)):
+        m.write(S[s_], v)
+    assert m.run("ECDSA_VERIFY", entry=3) == ST["BAD_SEQ"]
+    assert m.run("ECDSA_VERIFY", entry=1) == ST["VERIFY_FAIL"]
     m.write(S["K"], 5)
     assert m.run("ECSM_COMB", entry=1) == ST["OK"]
     m.write(S["A"], c[1] % c[0])                          # a new curve empties the cache

@@ -2,11 +2,11 @@
 # public key k G and the premaster secret, the x coordinate of k Q (RFC 8422 5.10). k lies at K_AT and
 # the premaster goes to PMS_AT, both in the window's secret top, which the bus writes but never reads.
 #
-# The bus loads pk's curve, so the program checks that pk holds P-256 before k goes in: p and n as
-# they are, and G + 2G = 3G by pk's PADD, which checks both points on pk's curve first (two points fix
-# a and b) and computes with its Montgomery constants (FIELD and CURVE made them from p and b after
-# the last write of a curve slot: pk forgets a curve whose slots are written). A curve of the bus's
-# making would give k away in k G. G's table (cache entry 0) may be of another point of P-256: then
+# The bus loads pk's curve, so the program checks that pk holds P-256 before k goes in
+# (p256_check): p, n, and a, b and G in the Montgomery domain CURVE put them in, with the curve
+# loaded (FIELD and CURVE made the Montgomery constants from p and b after the last write of a
+# curve slot: pk forgets a curve whose slots are written). A curve of the bus's making would give
+# k away in k G. G's table (cache entry 0) may be of another point of P-256: then
 # k G is wrong, but tells no more than k G does. k is used once: the program zeroes K_AT as soon as
 # pk holds it, so a k partly rewritten by the bus and run again shows nothing of the first one. The
 # engine clears pk's operand slots after the program, so neither k nor k Q stays there.
@@ -17,10 +17,11 @@
 .const P256_B x"5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b"
 .const P256_GX x"6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"
 .const P256_GY x"4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"
-.const P256_2GX x"7cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc47669978"
-.const P256_2GY x"07775510db8ed040293d9ac69f7430dbba7dade63ce982299e04b79d227873d1"
-.const P256_3GX x"5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c"
-.const P256_3GY x"8734640c4998ff7e374b06ce1a64a2ecd82ab036384fb83d9a79b127a27d5032"
+# a, b and G as pk holds them after CURVE: in its Montgomery domain, v R mod p with R = 2^256
+.const P256_A_R x"fffffffc00000004000000000000000000000003fffffffffffffffffffffffc"
+.const P256_B_R x"dc30061d04874834e5a220abf7212ed6acf005cd78843090d89cdf6229c4bddf"
+.const P256_GX_R x"18905f76a53755c679fb732b7762251075ba95fc5fedb60179e730d418a9143c"
+.const P256_GY_R x"8571ff1825885d85d2e88688dd21f3258b4ab8e4ba19e45cddf25357ce95560a"
 
 .equ CHK SECRET_BASE                # 32 bytes of scratch (HMAC's, unused meanwhile) for pk's answers
 
@@ -117,20 +118,22 @@ invalid_point:
     J.nz not_p256
     END
 
-# p256_check: pk holds P-256: p and n as the constants, and G + 2G = 3G by PADD (ENGINE otherwise).
+# p256_check: pk holds P-256 (ENGINE otherwise): p and n as the constants; a, b and G as CURVE
+# leaves them (pk forgets a curve when the bus writes any of its slots, and a second CURVE finds
+# them converted already and refuses); and the curve loaded, which VALIDATE of G needs.
 # r6 = 32; t, pks change.
 p256_check:
     LDI r6, 32
     pk_is PK_SLOT_P, P256_P
     pk_is PK_SLOT_N, P256_N
+    pk_is PK_SLOT_A, P256_A_R
+    pk_is PK_SLOT_B, P256_B_R
+    pk_is PK_SLOT_GX, P256_GX_R
+    pk_is PK_SLOT_GY, P256_GY_R
     pk_put PK_SLOT_QX, P256_GX
     pk_put PK_SLOT_QY, P256_GY
-    pk_put PK_SLOT_RX, P256_2GX
-    pk_put PK_SLOT_RY, P256_2GY
-    PKRUN pks, PK_PROG_PADD
+    PKRUN pks, PK_PROG_VALIDATE
     J.nz not_p256
-    pk_is PK_SLOT_RX, P256_3GX
-    pk_is PK_SLOT_RY, P256_3GY
     RET
 not_p256:
     ERR ENGINE

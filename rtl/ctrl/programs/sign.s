@@ -2,23 +2,22 @@
 # handshake messages) with the client's key at CK_AT, which the bus writes and never reads. Its nonce
 # is RFC 6979's (3.2): an HMAC_DRBG instantiated from int2octets(x) || bits2octets(h), the same
 # construction as the engine's DRBG on a state of its own (drbg.s: dinit, dupdate, gen). pk signs
-# (ECDSA_SIGN, on G's table in cache entry 0, with the curve checked to be P-256 first); then the
-# program computes x(k G) again on pk's ladder from G itself and lets r || s out only if pk's r is
-# that. A table of the bus's making gives another r, and with RFC 6979's k fixed by (x, h), two
-# such signatures of one hash would give x away: so a wrong r is ENGINE and nothing is written.
-# The nonce's state, the seed (which holds x) and k are zeroed before the signature leaves, and
-# on every refusal after k was made.
+# (ECDSA_SIGN, on G's table in cache entry 0, with the curve checked to be P-256 first). The bus
+# loads pk's tables, and a table of another point would give another r for RFC 6979's k, which is
+# fixed by (x, h): two such signatures of one hash give x away. pk's ECDSA_SIGN refuses a table
+# whose point is not the curve's G (BAD_SEQ), and p256_check has found G to be P-256's, so such a
+# table is ENGINE and nothing is written. The nonce's state, the seed (which holds x) and k are
+# zeroed before the signature leaves, and on every refusal after k was made.
 
 .equ RS_AT WORK                     # RFC 6979's HMAC_DRBG state (65 bytes)
 .equ SEED6979 WORK+0x48             # int2octets(x) || bits2octets(h), 64 bytes
-.equ SIG_AT WORK                    # r || s from pk, until r is checked (after the state is zeroed)
 .equ WORK_USED 0x88                 # SEED6979's end
 
 .const ZERO32 x"0000000000000000000000000000000000000000000000000000000000000000"
 
 # SIGN: r1 the hash (32 bytes), r3 where r || s goes (64 bytes), both below the secret top
-# (BAD_INPUT otherwise, as for no key at CK_AT: 0, or n or more); pk without P-256, or a G table
-# that gives another r, is ENGINE.
+# (BAD_INPUT otherwise, as for no key at CK_AT: 0, or n or more); pk without P-256, or a table in
+# entry 0 of another point than G, is ENGINE.
 .entry SIGN
     CALL sign
     END
@@ -72,32 +71,15 @@ sign_k:
     J.z bad_input
     ERR ENGINE
 sign_r:
-    LDI r6, 32
-    LDI t, SIG_AT
-    PKR PK_SLOT_RX, t
-    ADDI t, t, 32
-    PKR PK_SLOT_RY, t
-    pk_put PK_SLOT_QX, P256_GX      # x(k G) on the ladder, from G itself
-    pk_put PK_SLOT_QY, P256_GY
     LDI r7, K_AT
-    PKW PK_SLOT_K, r7, r6
     LDI r8, 32
     CALL zero                       # k: used
-    PKRUN pks, PK_PROG_ECSM
-    J.nz sign_bad
-    LDI t, CHK
-    PKR PK_SLOT_RX, t
-    LDI r7, SIG_AT
-    MCMP r6, t, r7
-    J.nz sign_bad
     LDI t, KF
     LDH r3, t, 0
-    LDI r6, 64
-    COPY r3, r7, r6
+    PKR PK_SLOT_RX, r3
+    ADDI r3, r3, 32
+    PKR PK_SLOT_RY, r3
     RET
-sign_bad:
-    CALL sign_wipe
-    ERR ENGINE
 
 # sign_wipe: k and the work space (the nonce's state, its seed, r || s) zeroes, for a signature
 # refused. t, r7, r8 change.

@@ -1,8 +1,20 @@
 # ECDSA: sign, verify, and verify with a cached key (the joint comb).
 
+# The cache entry's point is G (BAD_SEQ otherwise): a table of another point, which the host can
+# have PRECOMP make there, would give ECDSA_SIGN an r of another k, and two signatures of one hash
+# with one k and two r give the key away.
+.macro g_entry
+    TLD T4, T5, T1
+    EQ GX, T4
+    JNF wrong_entry
+    EQ GY, T5
+    JNF wrong_entry
+.endm
+
 # ECDSA_SIGN: r = x(kG) mod n, s = k^-1 (e + r d) mod n into (RX, RY)
 .entry ECDSA_SIGN
     NEED CURVE ENTRY CACHED   # the cache entry holds G's table
+    g_entry
     ZF K                      # k and d in [1, n-1]
     JF bad_scalar
     LTM.n K
@@ -73,6 +85,7 @@
 # ECDSA_VERIFY: OK or VERIFY_FAIL for (QX, QY), e = E, r = RX, s = RY
 .entry ECDSA_VERIFY
     NEED CURVE ENTRY CACHED   # the cache entry holds G's table (u1 G by the comb)
+    g_entry
     verify_begin
     verify_scalars E
     SCAL.n E

@@ -364,19 +364,39 @@ static void send_data(void)
     sensor_line_app_data(app_out, prov.readings, cycles);
 }
 
+/* X509_PARSE of the certificate der (len bytes) at the window's start: the controller's result. */
+static unsigned parse(const uint8_t *der, size_t len, uint32_t out[16], uint32_t *valid)
+{
+    uint16_t regs[16] = {0};
+    unsigned result;
+    regs[2] = (uint16_t)len;
+    if (len > SE_CTRL_REC || se_drv_ctrl_write(0, der, len) != SE_OK ||
+        se_drv_ctrl_run(SE_CTRL_PROG_X509_PARSE, regs, 1u << 1 | 1u << 2, &result, out, valid) != SE_OK)
+        return SE_CTRL_ST_BAD_INPUT;
+    return result;
+}
+
 /* The controller's name for the node: the commonName X509_PARSE finds in its certificate. */
 static int name_from_cert(void)
+{
+    uint32_t out[16], valid;
+    if (parse(prov.cert, prov.cert_len, out, &valid) != SE_CTRL_ST_OK || !(valid >> SE_CTRL_SLOT_CN & 1u))
+        return 0;
+    const uint32_t at = out[SE_CTRL_SLOT_CN] & 0xffffu, n = out[SE_CTRL_SLOT_CN] >> 16;
+    return at + n <= prov.cert_len && sensor_set_name(prov.cert + at, n); /* (it takes names below 32 bytes) */
+}
+
+/* The trust anchor's key's comb table into pk's cache entry 1 (KEY_TABLE), so that the chain's
+ * signature by the anchor takes pk's joint comb, not its ladder. An anchor the controller refuses
+ * gets no table: the handshake then refuses the chain as the controller's CHAIN_CHECK does. */
+static void anchor_table(void)
 {
     uint16_t regs[16] = {0};
     uint32_t out[16], valid;
     unsigned result;
-    regs[2] = (uint16_t)prov.cert_len;
-    if (prov.cert_len > SE_CTRL_REC || se_drv_ctrl_write(0, prov.cert, prov.cert_len) != SE_OK ||
-        se_drv_ctrl_run(SE_CTRL_PROG_X509_PARSE, regs, 1u << 1 | 1u << 2, &result, out, &valid) != SE_OK ||
-        result != SE_CTRL_ST_OK || !(valid >> SE_CTRL_SLOT_CN & 1u))
-        return 0;
-    const uint32_t at = out[SE_CTRL_SLOT_CN] & 0xffffu, n = out[SE_CTRL_SLOT_CN] >> 16;
-    return at + n <= prov.cert_len && sensor_set_name(prov.cert + at, n); /* (it takes names below 32 bytes) */
+    if (parse(prov.ca, prov.ca_len, out, &valid) == SE_CTRL_ST_OK &&
+        se_drv_ctrl_run(SE_CTRL_PROG_KEY_TABLE, regs, 0, &result, out, &valid) != SE_OK)
+        sensor_fail(SENSOR_EXIT_SETUP, "setup", NULL, SE_ERR_BACKEND, -1, -1);
 }
 
 /* The controller made ready: its secret top wiped, the client's key into CK_AT (write-only, from
@@ -419,6 +439,7 @@ int main(void)
         sensor_fail(SENSOR_EXIT_SETUP, "setup", NULL, (int)st, -1, -1);
     if (!name_from_cert())
         sensor_fail(SENSOR_EXIT_PROVISION, "provisioning", "bad node certificate", 0, -1, -1);
+    anchor_table();
     /* The suite is the controller's choice of the two it offers (CCM_8, GCM); the options the
      * controller has no room for are refused as the size build refuses them. */
     if (prov.cid || (prov.mtu != 0 && prov.mtu < MTU) ||
