@@ -29,6 +29,7 @@ from rtlsim import ROOT, run_cocotb, sources
 from tls_prf import p_sha256 as prf
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
+sys.path.insert(0, str(ROOT / "tests" / "ctrl"))   # (the ctrl tests import one another by name)
 import ctrl_asm as asm  # noqa: E402
 import ctrl_isa as isa  # noqa: E402
 import ctrl_model as model  # noqa: E402
@@ -37,6 +38,7 @@ import ctrl_ucode as ucode  # noqa: E402
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 PK = {"BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
 PK_PROGS = ("ECDSA_VERIFY", "ECDSA_VERIFY_COMB", "VALIDATE", "ECSM_COMB", "ECSM", "PADD", "ECDSA_SIGN")   # the ones the programs run
+PK_ENTRY = {"ECDSA_VERIFY_COMB": 1}   # the cache entry they run it with (KEY_TABLE's); 0 for the others
 
 CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0c80, 0x0cc0   # where the tests put a certificate, the time, a name
 SIG_AT, KEY_AT, DIGEST_AT = 0x0b80, 0x0bc0, 0x0c00  # SIG_CHECK's signature, key and digest
@@ -127,13 +129,12 @@ class TB:
             elif kind == 1:
                 num = (num << 8 | int(d.pk_byte_o.value)) & ((1 << 256) - 1)
             elif kind in (2, 3):
-                entry = arg >> 5 if kind == 3 else 0
                 if kind == 2:
                     pk.write(arg & 31, num)
                 else:
-                    pk.run(arg & 31, entry)   # its results, for the READs after it
-                table = sum(isa.PK_STATUS[copy.deepcopy(pk).run(isa.PK_PROG[p], entry)] << 4 * isa.PK_PROG[p]
-                            for p in PK_PROGS)
+                    pk.run(arg & 31, arg >> 5)   # its results, for the READs after it
+                table = sum(isa.PK_STATUS[copy.deepcopy(pk).run(isa.PK_PROG[p], PK_ENTRY.get(p, 0))]
+                            << 4 * isa.PK_PROG[p] for p in PK_PROGS)
             elif kind == 4:
                 dout = pk.slots.get(arg & 31, 0)
 
@@ -481,7 +482,6 @@ async def programs(dut):
     # HANDSHAKE and HS_RECORD: a whole handshake, the server's flight (tests/ctrl/test_ctrl_record.py's)
     # with its Certificate in fragments, a message out of order (UNEXPECTED_MESSAGE) in a second one
     import tempfile
-    sys.path.insert(0, str(ROOT / "tests" / "ctrl"))   # (the ctrl tests import one another by name)
     from ctrl.test_ctrl_hello import handshake_msg
     from ctrl.test_ctrl_record import Client, fragments, server_flight
     from proto.pki import make_pki
