@@ -18,7 +18,7 @@ from bench import size_of  # noqa: E402
 
 ROOT = provision.ROOT
 ORDER = ("provision", "setup", "hello", "cert_verify", "key_exchange", "finished", "done", "app_data", "close")
-NOTES = {"provision": "blob read from the UART", "setup": "DRBG seed, P-256: the engine's curve and G's comb table",
+NOTES = {"provision": "blob read from the UART", "setup": "DRBG seed, P-256: the engine's curve and G's comb table (HW mode: the anchor's too)",
          "hello": "ClientHello, cookie, ServerHello..ServerHelloDone in",
          "cert_verify": "server chain to the anchor (or the cache)",
          "key_exchange": "SKE signature, ECDHE keygen + ECDH, keys, our CertificateVerify",
@@ -27,14 +27,14 @@ NOTES = {"provision": "blob read from the UART", "setup": "DRBG seed, P-256: the
 
 def table(report, readings):
     head = f"    {'phase':13s} {'cycles':>11s} {'CPU active':>11s} {'CPU asleep':>11s} {'pk busy':>10s} " \
-           f"{'aes busy':>9s} {'sha busy':>9s}  what"
+           f"{'aes busy':>9s} {'sha busy':>9s} {'ctrl busy':>10s}  what"
     print(head)
     print("    " + "-" * (len(head) - 4))
 
     def row(name, t, note):
         b = t["engine_busy_cycles"]
         print(f"    {name:13s} {t['cycles']:>11,} {t['cpu_active_cycles']:>11,} {t['cpu_sleep_cycles']:>11,} "
-              f"{b['pk']:>10,} {b['aes']:>9,} {b['sha']:>9,}  {note}")
+              f"{b['pk']:>10,} {b['aes']:>9,} {b['sha']:>9,} {b['ctrl']:>10,}  {note}")
     totals = report["phase_totals"]
     for name in ORDER:
         if name in totals:

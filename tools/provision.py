@@ -29,7 +29,7 @@ TAG = dict(ca=1, cert=2, key=3, server_name=4, now=5, readings=6, suite=7, hands
 SUITES = {"ccm8": 0xC0AE, "gcm": 0xC02B, "cbc": 0xC023}
 # The handshake's phases as the stack names them (se/tls.h, the phase hook), in order.
 HANDSHAKE_PHASES = ("hello", "cert_verify", "key_exchange", "finished")
-ENGINES = ("aes", "sha", "pk", "gf2m")
+ENGINES = ("aes", "sha", "pk", "gf2m", "dma", "ctrl")
 
 
 def _pem_cert_der(path):
@@ -256,12 +256,12 @@ def handshakes(report):
     a name that comes back within one handshake is summed) and the same figures summed over the
     handshake's phases; "work_cycles" = cycles - idle_cycles, the node's own work without the time
     it waited for its peer. A handshake starts with "hello" and ends where "done" starts; phases
-    outside handshakes ("provision", "setup", "done", "app_data", "close") are left out."""
+    outside handshakes ("provision", "setup", "done", "app_data", "close", "key_table") are left out."""
     keys = ("cycles", "cpu_active_cycles", "cpu_sleep_cycles", "idle_cycles")
     out, cur = [], None
     for ph in report["phases"]:
         name = ph["name"]
-        if name in ("provision", "setup", "done", "app_data", "close"):
+        if name in ("provision", "setup", "done", "app_data", "close", "key_table"):
             cur = None
             continue
         if cur is None:

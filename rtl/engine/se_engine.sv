@@ -24,7 +24,7 @@ module se_engine #(
   output logic             wb_ack_o,
   output logic             wb_err_o,
   output logic             irq_o,
-  output logic      [3:0]  busy_o,   // {GF2M, PK, SHA, AES} busy, for observation
+  output logic      [5:0]  busy_o,   // {CTRL, DMA, GF2M, PK, SHA, AES} busy, for observation
   // the DMA's master port (Wishbone B4 classic)
   output logic             dma_cyc_o,
   output logic             dma_stb_o,
@@ -188,10 +188,8 @@ module se_engine #(
     .aes_key_byte_o(ctrl_key_byte), .aes_key_ready_i(ctrl_key_ready)
   );
 
-  // (The DMA's and the controller's busy show in their STATUS and BUSY_CYCLES; busy_o keeps the four
-  // compute IPs.)
-  logic unused_busy;
-  assign unused_busy = dma_busy ^ ctrl_busy;
+  assign busy_o[4] = dma_busy;
+  assign busy_o[5] = ctrl_busy;
 
   assign irq_o = |irq;
 

@@ -42,7 +42,7 @@ module soc_top #(
   output logic             bus_err_o,            // one-cycle: an access ended in a bus error
   output logic      [31:0] bus_err_addr_o,       // its byte address (valid with bus_err_o)
   output logic             bus_err_we_o,
-  output logic      [3:0]  engine_busy_o         // {GF2M, PK, SHA, AES} busy
+  output logic      [5:0]  engine_busy_o         // {CTRL, DMA, GF2M, PK, SHA, AES} busy
 );
 
   localparam int NumRegions = soc_memmap::NumRegions;

@@ -158,9 +158,10 @@ private:
     uint64_t trace_time_ = 0;
 
     uint64_t cycle_ = 0;
-    // Cycles by (cpu_sleep_o << 4 | engine_busy_o): the only per-cycle statistic; totals and
+    // Cycles by (cpu_sleep_o << 6 | engine_busy_o): the only per-cycle statistic; totals and
     // phases are sums over it.
-    uint64_t hist_[32] = {};
+    static constexpr unsigned kSleep = 1u << node::kEngineBlocks;
+    uint64_t hist_[2 * kSleep] = {};
     bool stopped_ = false;
 
     bool in_phase_ = false;
@@ -172,7 +173,7 @@ private:
     size_t upos_ = 0;
     bool stdin_eof_ = false;
     bool eof_delivered_ = false;     // EOF seen and every byte taken by the UART (as of the last poll)
-    uint64_t idle_ref_cycle_ = 0;    // the uart_eof idle window: cycle and hist_[16] at its start
+    uint64_t idle_ref_cycle_ = 0;    // the uart_eof idle window: cycle and hist_[kSleep] at its start
     uint64_t idle_ref_count_ = 0;
 
     // NIC RX: the head packet of nic.rx_queue is offered from npos_.
@@ -184,14 +185,14 @@ private:
 Counters Sim::counters() const
 {
     Counters c;
-    for (unsigned i = 0; i < 32; i++) {
+    for (unsigned i = 0; i < 2 * kSleep; i++) {
         uint64_t n = hist_[i];
         c.cycles += n;
-        if (i & 16)
+        if (i & kSleep)
             c.sleep += n;
-        if (i == 16)
+        if (i == kSleep)
             c.idle += n;
-        for (int b = 0; b < 4; b++)
+        for (int b = 0; b < node::kEngineBlocks; b++)
             if (i & (1u << b))
                 c.busy[b] += n;
     }
@@ -218,7 +219,7 @@ void Sim::close_phase()
     phase_.c.cycles = now.cycles - phase_base_.cycles;
     phase_.c.sleep = now.sleep - phase_base_.sleep;
     phase_.c.idle = now.idle - phase_base_.idle;
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < node::kEngineBlocks; b++)
         phase_.c.busy[b] = now.busy[b] - phase_base_.busy[b];
     rep_.phases.push_back(phase_);
     in_phase_ = false;
@@ -357,7 +358,7 @@ void Sim::run_chunk(uint64_t end)
         unsigned fire = (t->uart_rx_valid_i & t->uart_rx_ready_o) | ((t->nic_rx_valid_i & t->nic_rx_ready_o) << 1);
         tick_half(1);
         ++cycle_;
-        hist_[((t->cpu_sleep_o & 1u) << 4) | (t->engine_busy_o & 15u)]++;
+        hist_[((t->cpu_sleep_o & 1u) ? kSleep : 0u) | (t->engine_busy_o & (kSleep - 1u))]++;
         if (prof_cur_ && !(t->cpu_sleep_o & 1u))
             prof_cur_[(t->cpu_pc_o >> 2) & (kProfWords - 1)]++;
         if (fire)
@@ -405,7 +406,7 @@ void Sim::poll_io()
             // Everything was delivered; the run ends once the CPU has slept, with the engine idle,
             // through one whole poll interval: the firmware waits for input that will not come.
             // (Ending right at the last delivered byte would lose the answer to it.)
-            uint64_t idle = hist_[16];
+            uint64_t idle = hist_[kSleep];
             if (eof_delivered_ && cycle_ - idle_ref_cycle_ > 0 && idle - idle_ref_count_ == cycle_ - idle_ref_cycle_) {
                 stop("uart_eof", kStatusOk, "end of UART input: stdin reached EOF and the firmware consumed it", !opt_.quiet);
                 return;

@@ -8,7 +8,7 @@ namespace node {
 
 namespace {
 
-const char* const kBlocks[4] = {"aes", "sha", "pk", "gf2m"};
+const char* const kBlocks[kEngineBlocks] = {"aes", "sha", "pk", "gf2m", "dma", "ctrl"};
 
 // Length of the valid UTF-8 sequence at s[i] (1..4), or 0 when the bytes there are not one.
 size_t utf8_len(const std::string& s, size_t i)
@@ -52,7 +52,7 @@ std::string counters_json(const Counters& c)
     s += ", \"cpu_sleep_cycles\": " + std::to_string(c.sleep);
     s += ", \"idle_cycles\": " + std::to_string(c.idle);
     s += ", \"engine_busy_cycles\": {";
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < kEngineBlocks; b++)
         s += std::string(b ? ", " : "") + "\"" + kBlocks[b] + "\": " + std::to_string(c.busy[b]);
     s += "}";
     return s;
@@ -134,7 +134,7 @@ bool Report::write_json(const std::string& path) const
         t.cycles += p.c.cycles;
         t.sleep += p.c.sleep;
         t.idle += p.c.idle;
-        for (int b = 0; b < 4; b++)
+        for (int b = 0; b < kEngineBlocks; b++)
             t.busy[b] += p.c.busy[b];
     }
     j += "  \"phase_totals\": {";

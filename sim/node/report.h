@@ -11,12 +11,13 @@ namespace node {
 // Cycle counts over an interval: all cycles, those with the CPU asleep, those with the CPU asleep
 // and the whole engine idle (the node waits for the network, a timer or the UART: time that
 // depends on the peer, not on the node's work), and per engine block those with its busy bit set
-// (index 0 aes, 1 sha, 2 pk, 3 gf2m, as engine_busy_o).
+// (index 0 aes, 1 sha, 2 pk, 3 gf2m, 4 dma, 5 ctrl, as engine_busy_o).
+constexpr int kEngineBlocks = 6;
 struct Counters {
     uint64_t cycles = 0;
     uint64_t sleep = 0;
     uint64_t idle = 0;
-    uint64_t busy[4] = {0, 0, 0, 0};
+    uint64_t busy[kEngineBlocks] = {};
 };
 
 struct Phase {

@@ -60,7 +60,7 @@ def check(m, chain, anchors, now, name=None, table=False):
     table: the first anchor's key's comb table goes into pk's cache entry 1 first (KEY_TABLE)."""
     anchors = [a for a in anchors if parses(m, a)]
     if table and anchors:
-        assert parses(m, anchors[0]) and m.run("KEY_TABLE", {}) == "OK"
+        assert parses(m, anchors[0]) and m.run("KEY_TABLE", {1: 1}) == "OK"
     lst, anc, nm = entries(chain), entries(anchors), (name or "").encode()
     at_anc = len(lst)
     at_now = at_anc + len(anc)

@@ -115,7 +115,8 @@ def test_cached_certificate_mode(pki):
     """Two connections to one `se server` from one controller in cached-certificate mode: the first
     verifies the server's chain and fills the record; the second, with no trust anchor at all, takes
     the same leaf on the record (RFC 5246 has no such mode: the node's own, as the software client's
-    --cache). Without the mode, no anchor is CERT_UNKNOWN_CA."""
+    --cache), and verifies the ServerKeyExchange by pk's joint comb over the table KEY_TABLE made of
+    the record's key in between. Without the mode, no anchor is CERT_UNKNOWN_CA."""
     port = free_port()
     srv = subprocess.Popen([str(CLI), "server", "--listen", f"127.0.0.1:{port}", "--cert", str(pki.server_pem),
                             "--key", str(pki.server_key), "--ca", str(pki.ca_pem), "--suites", "ccm8", "--echo",
@@ -125,12 +126,21 @@ def test_cached_certificate_mode(pki):
         machine = None
         for anchors in (None, b""):
             c, sock = client(pki, port, anchors=anchors, cache=1, machine=machine)
+            if machine is None:
+                assert c.m.run("KEY_TABLE", {1: 2}) == "BAD_INPUT"      # no record yet
+            else:
+                c.m.pk.runs.clear()
             with sock:
                 c.handshake()
                 c.send_data(b"cached\n" if machine else b"full\n")
                 assert [p for t, e, _, p in c.receive() if t == CT_APP] == [b"cached\n" if machine else b"full\n"]
                 c.close()
+            if machine is not None:     # the ServerKeyExchange on the joint comb, no ladder
+                verifies = [r for r in c.m.pk.runs if r[0].startswith("ECDSA_VERIFY") and r[2] != "BAD_SEQ"]
+                assert verifies == [("ECDSA_VERIFY_COMB", 2, "OK")], verifies
             machine = c.m
+            assert machine.run("KEY_TABLE", {1: 2}) == "OK"             # the record's key's table
+            assert machine.run("KEY_TABLE", {1: 3}) == "BAD_INPUT"
         c, sock = client(pki, port, anchors=b"", cache=0, machine=machine)
         with sock, pytest.raises(HandshakeError) as e:
             c.handshake()

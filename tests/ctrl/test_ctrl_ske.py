@@ -106,18 +106,26 @@ def test_ske_as_the_software_client(tmp_path, tally):
     seen = {}
     assert len(got) == len(sent) == len(cases)
     for k, (cr, b) in enumerate(sent):
-        m = seeded(bytes(32))
-        m.load(EQU["HS_AT"], cr)
-        m.load(HVR, server_hello())
-        assert m.run("SERVER_HELLO", {1: HVR, 2: HVR + len(server_hello())}) == "OK"
-        m.load(EQU["HS_AT"] + EQU["HS_LK"], leaf)   # (CERTIFICATE's)
-        m.load(SKE_AT, b)
-        st = m.run("SERVER_KEY_EXCHANGE", {1: SKE_AT, 2: SKE_AT + len(b)})
-        assert st in ALERTS, st
-        assert got[k] == ALERTS[st], (k, b.hex(), st, got[k])
-        if st == "OK":
-            assert bytes(m.mem[EQU["HS_AT"] + 100:EQU["HS_AT"] + 164]) == b[5:69]
-        seen[st] = seen.get(st, 0) + 1
+        for table in (False, True):     # pk's ladder; pk's joint comb over the leaf key's table
+            m = seeded(bytes(32))
+            m.load(EQU["HS_AT"], cr)
+            m.load(HVR, server_hello())
+            assert m.run("SERVER_HELLO", {1: HVR, 2: HVR + len(server_hello())}) == "OK"
+            m.load(EQU["HS_AT"] + EQU["HS_LK"], leaf)   # (CERTIFICATE's)
+            if table:                   # a cached-certificate record of that leaf (the bus may write it)
+                m.load(EQU["HS_AT"] + EQU["HS_CC"] + EQU["CC_VALID"], b"\x01")
+                m.load(EQU["HS_AT"] + EQU["HS_CC"] + EQU["CC_PUB"], leaf)
+                assert m.run("KEY_TABLE", {1: 2}) == "OK" and m.pk.tables[2] == (n.x, n.y)
+            m.load(SKE_AT, b)
+            m.pk.runs.clear()
+            st = m.run("SERVER_KEY_EXCHANGE", {1: SKE_AT, 2: SKE_AT + len(b)})
+            assert st in ALERTS, st
+            assert got[k] == ALERTS[st], (k, table, b.hex(), st, got[k])
+            if st == "OK":
+                assert bytes(m.mem[EQU["HS_AT"] + 100:EQU["HS_AT"] + 164]) == b[5:69]
+                assert [r[:2] for r in m.pk.runs if r[2] != "BAD_SEQ"][-1] == \
+                    (("ECDSA_VERIFY_COMB", 2) if table else ("ECDSA_VERIFY", 0))
+            seen[st] = seen.get(st, 0) + 1
     assert {"OK", "DECODE_ERROR", "ILLEGAL_PARAMETER", "DECRYPT_ERROR"} <= set(seen) and seen["OK"] >= 2, seen
     tally("ctrl server_key_exchange vs the software client", len(sent))
 

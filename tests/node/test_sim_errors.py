@@ -76,7 +76,7 @@ def test_clean_exit(node, config):
     assert r.returncode == 0, r
     assert r.stdout == "ok\n"
     assert r.report["reason"] == "exit" and r.report["exit_code"] == 0, r.report
-    assert r.report["engine_busy_cycles"] == {"aes": 0, "sha": 0, "pk": 0, "gf2m": 0}
+    assert r.report["engine_busy_cycles"] == {"aes": 0, "sha": 0, "pk": 0, "gf2m": 0, "dma": 0, "ctrl": 0}
 
 
 @pytest.mark.parametrize("config", ["sw+hw-rv32im", "sw+hw-rv32imc"])

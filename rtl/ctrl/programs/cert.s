@@ -185,3 +185,36 @@ leaf_digest:
     LDI t, DIG
     SHAF t
     RET
+
+# KEY_TABLE: a key's comb table into pk's cache (PRECOMP), for the signature checks that take pk's
+# joint comb (ECDSA_VERIFY_COMB) when the entry holds their key's table, and its ladder otherwise
+# (the same verdicts). r1 = 1: the key of the certificate the last X509_PARSE took (a trust anchor's:
+# CHAIN_CHECK) into entry 1; r1 = 2: the cached-certificate record's key (HS_CC: a full handshake's
+# leaf; SERVER_KEY_EXCHANGE) into entry 2. BAD_INPUT for another r1 or no record; ENGINE if pk does
+# not hold P-256; INVALID_POINT for a key not on it. The record is public (the bus may write it),
+# and ECDSA_VERIFY_COMB takes an entry only for the key it verifies with: a table of another key
+# only makes a check take the ladder.
+.entry KEY_TABLE
+    CMPI r1, 1
+    J.z kt_anchor
+    CMPI r1, 2
+    J.nz bad_input
+    LDI p, HS_AT + HS_CC
+    LDB t, p, CC_VALID
+    CMPI t, 0
+    J.z bad_input
+    CALL p256_check
+    LDI p, HS_AT + HS_CC + CC_PUB
+    LDI n, 32
+    PKW PK_SLOT_QX, p, n
+    ADDI p, p, 32
+    PKW PK_SLOT_QY, p, n
+    PKRUN pks, PK_PROG_PRECOMP + SERVER_TABLE
+    J.nz invalid_point
+    END
+kt_anchor:
+    CALL p256_check
+    CALL pk_key
+    PKRUN pks, PK_PROG_PRECOMP + ANCHOR_TABLE
+    J.nz invalid_point
+    END

@@ -17,7 +17,8 @@
 .equ CHAIN_TOP HS_AT
 .equ NOW_MAX CHAIN_TOP-14           # the last place now's digits may start
 .equ MAX_CHAIN 4                    # certificates below the anchor (x509.h SE_X509_MAX_CHAIN)
-.equ ANCHOR_TABLE 32                # PKRUN's cache entry 1 (imm[9:5]): KEY_TABLE's
+.equ ANCHOR_TABLE 32                # PKRUN's cache entry 1 (imm[9:5]): KEY_TABLE's, a trust anchor's key
+.equ SERVER_TABLE 64                # entry 2: KEY_TABLE's, the cached server certificate's key
 
 # The frame's fields. Three cursors, each an entry and the end of its list (parse_at).
 .equ F_LEAF 0                       # the leaf's entry, the list's end
@@ -184,7 +185,7 @@ chain_sig:
     LDH n, x, R_SIG_S_N
     PKW PK_SLOT_RY, p, n
     CALL pk_key
-    PKRUN pks, PK_PROG_ECDSA_VERIFY_COMB + ANCHOR_TABLE  # the joint comb, if KEY_TABLE made this key's table
+    PKRUN pks, PK_PROG_ECDSA_VERIFY_COMB + ANCHOR_TABLE  # the joint comb, if KEY_TABLE made this key's table (cert.s)
     CMPI pks, PK_ST_BAD_SEQ
     J.nz chain_verdict
     PKRUN pks, PK_PROG_ECDSA_VERIFY # (the same verdicts, on the ladder)
@@ -321,17 +322,6 @@ issued_by:
     MCMP n, p, q
 issued_done:
     RET
-
-# KEY_TABLE: after an X509_PARSE that ended OK, the comb table of its certificate's key into pk's cache
-# entry 1 (PRECOMP), for the trust anchor's key: CHAIN_CHECK's signature checks take the joint comb
-# (ECDSA_VERIFY_COMB) for the key whose table is there, and pk's ladder for any other. ENGINE if pk
-# does not hold P-256, INVALID_POINT for a key not on it.
-.entry KEY_TABLE
-    CALL p256_check
-    CALL pk_key
-    PKRUN pks, PK_PROG_PRECOMP + ANCHOR_TABLE
-    J.nz invalid_point
-    END
 
 # pk_key: pk's QX, QY = REC's key. p, n, x change.
 pk_key:

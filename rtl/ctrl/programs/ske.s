@@ -1,7 +1,8 @@
 # SERVER_KEY_EXCHANGE (RFC 8422 5.4): the server's ECDHE parameters and its signature over
 # client_random || server_random || params, checked as the software client does (on_ske, verify)
 # in its order, its point kept for ECDHE. The signature is verified on the SHA and pk IPs with the
-# leaf's key that CERTIFICATE kept at HS_LK.
+# leaf's key that CERTIFICATE kept at HS_LK: by pk's joint comb if KEY_TABLE put that key's table into
+# cache entry 2 (the cached server certificate's), by its ladder otherwise.
 
 .const ECPARAMS x"030017"           # named_curve, secp256r1
 .const SIG_P256 x"0403"             # ecdsa_secp256r1_sha256
@@ -99,7 +100,12 @@ server_key_exchange:
     LDI t, CHK
     SHAF t
     PKW PK_SLOT_E, t, r6
-    PKRUN pks, PK_PROG_ECDSA_VERIFY
+    PKRUN pks, PK_PROG_ECDSA_VERIFY_COMB + SERVER_TABLE  # the joint comb, if KEY_TABLE made this key's table
+    CMPI pks, PK_ST_BAD_SEQ
+    J.nz ske_verdict
+    PKRUN pks, PK_PROG_ECDSA_VERIFY # (the same verdicts, on the ladder)
+ske_verdict:
+    CMPI pks, PK_ST_OK
     J.nz decrypt_error
     ADDI r7, r1, 5
     LDI r8, HS_AT + HS_SP

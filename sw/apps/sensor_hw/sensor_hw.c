@@ -386,17 +386,18 @@ static int name_from_cert(void)
     return at + n <= prov.cert_len && sensor_set_name(prov.cert + at, n); /* (it takes names below 32 bytes) */
 }
 
-/* The trust anchor's key's comb table into pk's cache entry 1 (KEY_TABLE), so that the chain's
- * signature by the anchor takes pk's joint comb, not its ladder. An anchor the controller refuses
- * gets no table: the handshake then refuses the chain as the controller's CHAIN_CHECK does. */
-static void anchor_table(void)
+/* A key's comb table into pk's cache (KEY_TABLE), so that its signatures take pk's joint comb, not
+ * its ladder: which 1, the trust anchor's (after its X509_PARSE), for the chain's signature by the
+ * anchor; which 2, the cached server certificate's, for the ServerKeyExchange of a cached
+ * handshake. A key the controller refuses gets no table, and its checks take the ladder. */
+static void key_table(unsigned which)
 {
     uint16_t regs[16] = {0};
     uint32_t out[16], valid;
     unsigned result;
-    if (parse(prov.ca, prov.ca_len, out, &valid) == SE_CTRL_ST_OK &&
-        se_drv_ctrl_run(SE_CTRL_PROG_KEY_TABLE, regs, 0, &result, out, &valid) != SE_OK)
-        sensor_fail(SENSOR_EXIT_SETUP, "setup", NULL, SE_ERR_BACKEND, -1, -1);
+    regs[1] = (uint16_t)which;
+    if (se_drv_ctrl_run(SE_CTRL_PROG_KEY_TABLE, regs, 1u << 1, &result, out, &valid) != SE_OK)
+        sensor_fail(SENSOR_EXIT_SETUP, which == 1 ? "setup" : "key_table", NULL, SE_ERR_BACKEND, -1, -1);
 }
 
 /* The controller made ready: its secret top wiped, the client's key into CK_AT (write-only, from
@@ -439,7 +440,9 @@ int main(void)
         sensor_fail(SENSOR_EXIT_SETUP, "setup", NULL, (int)st, -1, -1);
     if (!name_from_cert())
         sensor_fail(SENSOR_EXIT_PROVISION, "provisioning", "bad node certificate", 0, -1, -1);
-    anchor_table();
+    uint32_t out[16], valid;
+    if (parse(prov.ca, prov.ca_len, out, &valid) == SE_CTRL_ST_OK)
+        key_table(1);
     /* The suite is the controller's choice of the two it offers (CCM_8, GCM); the options the
      * controller has no room for are refused as the size build refuses them. */
     if (prov.cid || (prov.mtu != 0 && prov.mtu < MTU) ||
@@ -471,6 +474,11 @@ int main(void)
         send_alert(1, SE_TLS_ALERT_CLOSE_NOTIFY);
         wipe_keys();
         mark(NULL);
+        if (!cached && h < prov.handshakes) { /* the next handshake is a cached one */
+            mark("key_table");
+            key_table(2);
+            mark(NULL);
+        }
     }
     st = se_drv_ctrl_wipe();
     if (st != SE_OK)

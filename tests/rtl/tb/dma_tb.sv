@@ -31,7 +31,7 @@ module dma_tb (
 
   wb_pkg::wb_req_t cpu_req, dma_req, bus_req;
   wb_pkg::wb_rsp_t cpu_rsp, dma_rsp, bus_rsp;
-  logic [3:0] busy;
+  logic [5:0] busy;
 
   assign cpu_req.cyc = cpu_cyc_i;
   assign cpu_req.stb = cpu_stb_i;
