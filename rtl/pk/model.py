@@ -122,7 +122,7 @@ class Machine:
                 if imm & FLAG["CACHED"]:
                     self.cached[entry] = 1
             elif name == "TLD":
-                base = (entry * CACHE_POINTS + imm) * 2
+                base = ((0 if f else entry) * CACHE_POINTS + imm) * 2
                 s[d], s[b] = self.cache[base], self.cache[base + 1]
             elif name == "TST":
                 base = (entry * CACHE_POINTS + imm) * 2

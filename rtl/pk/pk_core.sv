@@ -145,10 +145,10 @@ module pk_core #(
   assign cols   = (bits_n + 9'd2) / 9'd3;
 
   // the cache slot of point imm, coordinate c, of the current entry: 32 + 14 e + 2 i + c
-  // (TSEL with f = 1 reads entry 0, G's table, for the joint comb of ECDSA_VERIFY_COMB)
+  // (TSEL and TLD with f = 1 read entry 0, G's table, for the joint comb of ECDSA_VERIFY_COMB)
   logic [2:0] tentry;
   logic [6:0] tbase;
-  assign tentry = op == OpTsel && f ? 3'd0 : entry_q;
+  assign tentry = (op == OpTsel || op == OpTld) && f ? 3'd0 : entry_q;
   assign tbase  = 7'd32 + {tentry, 4'b0} - {3'b0, tentry, 1'b0};
 
   // TSEL: the comb digit of column ctr (public index arithmetic, secret bits)

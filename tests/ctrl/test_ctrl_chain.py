@@ -258,3 +258,21 @@ def test_the_engine_checks_as_the_sw_stack(openssl_pki, w, tmp_path, tally):  # 
     assert [s.get("error") for s in sw] == ["cert_unknown_ca", None, None]
     assert run_batch([dict(reqs[0], ctrl_only=True)], "sw") == [{"error": "not_supported"}]
     tally("ctrl chains on the engine", len(reqs) + len(left))
+
+
+def test_key_table_takes_public_keys_only(openssl_pki):
+    """KEY_TABLE r1 = 1 takes the key X509_PARSE's record names, and the bus may write that record:
+    a key that reaches the secret top (where the client's key lies) or past the record is BAD_INPUT,
+    and pk sees none of it; r1 past 2 is BAD_INPUT; the anchor's own key is tabled."""
+    eq = asm.load().equ
+    m = model.Machine()
+    assert parses(m, openssl_pki["root"]) and m.run("KEY_TABLE", {1: 1}) == "OK"
+    assert set(m.pk.tables) == {0, 1}
+    m.load(eq["CK_AT"], bytes(range(1, 33)))
+    for at in (eq["CK_AT"] - 63, model.isa.SECRET_BASE - 63, eq["REC"] - 63, 0xffe0):
+        m.pk = model.Pk()
+        m.load(eq["REC"] + eq["R_PUB"], at.to_bytes(2, "big"))
+        assert m.run("KEY_TABLE", {1: 1}) == "BAD_INPUT", hex(at)
+        assert m.pk.runs == [] and m.pk.tables == {0: model.P256_G}, hex(at)
+    for which in (0, 3, 0xffff):
+        assert m.run("KEY_TABLE", {1: which}) == "BAD_INPUT"

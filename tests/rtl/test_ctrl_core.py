@@ -37,8 +37,8 @@ import ctrl_ucode as ucode  # noqa: E402
 
 ISA_DIR = ROOT / "tests" / "ctrl" / "isa"
 PK = {"BadSeq": isa.PK_STATUS["BAD_SEQ"]}   # ctrl_tb's pk answers
-PK_PROGS = ("ECDSA_VERIFY", "ECDSA_VERIFY_COMB", "VALIDATE", "ECSM_COMB", "ECSM", "PADD", "ECDSA_SIGN")   # the ones the programs run
-PK_ENTRY = {"ECDSA_VERIFY_COMB": 1}   # the cache entry they run it with (KEY_TABLE's); 0 for the others
+PK_PROGS = ("ECDSA_VERIFY", "ECDSA_VERIFY_COMB", "VALIDATE", "ECSM_COMB", "ECSM", "PADD", "ECDSA_SIGN",
+            "PRECOMP")   # the ones the programs run
 
 CERT_AT, NOW_AT, NAME_AT = 0x0000, 0x0c80, 0x0cc0   # where the tests put a certificate, the time, a name
 SIG_AT, KEY_AT, DIGEST_AT = 0x0b80, 0x0bc0, 0x0c00  # SIG_CHECK's signature, key and digest
@@ -133,8 +133,8 @@ class TB:
                     pk.write(arg & 31, num)
                 else:
                     pk.run(arg & 31, arg >> 5)   # its results, for the READs after it
-                table = sum(isa.PK_STATUS[copy.deepcopy(pk).run(isa.PK_PROG[p], PK_ENTRY.get(p, 0))]
-                            << 4 * isa.PK_PROG[p] for p in PK_PROGS)
+                table = sum(isa.PK_STATUS[copy.deepcopy(pk).run(isa.PK_PROG[p], e)] << 4 * (32 * e + isa.PK_PROG[p])
+                            for p in PK_PROGS for e in range(4))
             elif kind == 4:
                 dout = pk.slots.get(arg & 31, 0)
 
@@ -458,6 +458,28 @@ async def programs(dut):
                            f"SERVER_KEY_EXCHANGE {body.hex()}")
         seen[f"SERVER_KEY_EXCHANGE {v}"] = seen.get(f"SERVER_KEY_EXCHANGE {v}", 0) + 1
         assert await tb.read(hs_at, hs_bytes) == bytes(m.mem[hs_at:hs_at + hs_bytes])
+    # KEY_TABLE: that key's table from a cached-certificate record (entry 2), then the joint comb's
+    # verdicts; and a parse record (the bus writes it) naming a key in the secret top refused
+    cc_at = hs_at + m.asm.equ["HS_CC"]
+    for at, data in ((cc_at + m.asm.equ["CC_VALID"], b"\x01"), (cc_at + m.asm.equ["CC_PUB"], pn.x.to_bytes(32, "big")
+                                                                  + pn.y.to_bytes(32, "big"))):
+        await tb.load(at, data)
+        m.load(at, data)
+    rec_pub = m.asm.equ["REC"] + m.asm.equ["R_PUB"]
+    for what, regs, pub in (("table", {1: 2}, None), ("secret key", {1: 1}, isa.SECRET_BASE - 8),
+                            ("past REC", {1: 1}, m.asm.equ["REC"] - 63), ("no such", {1: 3}, None)):
+        if pub is not None:
+            await tb.load(rec_pub, pub.to_bytes(2, "big"))
+            m.load(rec_pub, pub.to_bytes(2, "big"))
+        v, _ = await check(tb, m, "KEY_TABLE", regs, f"KEY_TABLE {what}")
+        seen[f"KEY_TABLE {v}"] = seen.get(f"KEY_TABLE {v}", 0) + 1
+    for body in (ske_body(key, cr, sr), ske_body(other, cr, sr)):
+        await tb.load(hvr_at, body)
+        m.load(hvr_at, body)
+        v, _ = await check(tb, m, "SERVER_KEY_EXCHANGE", {1: hvr_at, 2: hvr_at + len(body)},
+                           f"SERVER_KEY_EXCHANGE (comb) {body.hex()}")
+        seen[f"SERVER_KEY_EXCHANGE (comb) {v}"] = seen.get(f"SERVER_KEY_EXCHANGE (comb) {v}", 0) + 1
+    assert ("ECDSA_VERIFY_COMB", 2, "OK") in m.pk.runs
     # CERTIFICATE_REQUEST: ours fits, only asked for, cut short
     from ctrl.test_ctrl_ske import cert_request
     for body in (cert_request(), cert_request(types=b"\x01\x02", algs=b"\x04\x01\x04\x03\x00"), cert_request()[:-1]):
@@ -521,7 +543,8 @@ async def programs(dut):
             "SERVER_KEY_EXCHANGE DECRYPT_ERROR", "SERVER_KEY_EXCHANGE ILLEGAL_PARAMETER",
             "SERVER_KEY_EXCHANGE DECODE_ERROR", "CERTIFICATE_REQUEST OK", "CERTIFICATE_REQUEST DECODE_ERROR",
             "CERTIFICATE OK", "CERTIFICATE DECODE_ERROR", "SERVER_HELLO_DONE OK", "SERVER_HELLO_DONE DECODE_ERROR",
-            "CLIENT_FLIGHT OK", "HANDSHAKE OK", "HS_RECORD OK", "HS_RECORD UNEXPECTED_MESSAGE"} - set(seen)
+            "CLIENT_FLIGHT OK", "HANDSHAKE OK", "HS_RECORD OK", "HS_RECORD UNEXPECTED_MESSAGE", "KEY_TABLE OK",
+            "KEY_TABLE BAD_INPUT", "SERVER_KEY_EXCHANGE (comb) OK", "SERVER_KEY_EXCHANGE (comb) DECRYPT_ERROR"} - set(seen)
     assert not missing, (missing, seen)
 
 

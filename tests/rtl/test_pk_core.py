@@ -219,8 +219,8 @@ async def scalar_multiplication_all_curves(dut):
 async def precompute_cache(dut):
     """Six cache entries hold six tables at once (G and five public keys); an entry never
     computed, an entry number >= 6, a table from an earlier curve, ECDSA_VERIFY_COMB before G's
-    table (entry 0), or ECDSA_SIGN and ECDSA_VERIFY on a table of another point than G give
-    BAD_SEQ."""
+    table (entry 0) or with another point's there, or ECDSA_SIGN and ECDSA_VERIFY on a table of
+    another point than G give BAD_SEQ."""
     tb = TB(dut)
     await tb.reset()
     rng = random.Random(17)
@@ -259,6 +259,15 @@ async def precompute_cache(dut):
     await tb.write("QY", G[1] ^ 1)
     st, _ = await tb.cmd("RUN", prog=PROG["PRECOMP"], slot=2)
     assert st == ST["BAD_POINT"]
+    for e, P in ((0, bases[1]), (1, bases[1])):  # entry 0 not G's: the joint comb refuses it too
+        await tb.write("QX", P[0])
+        await tb.write("QY", P[1])
+        st, _ = await tb.cmd("RUN", prog=PROG["PRECOMP"], slot=e)
+        assert st == ST["OK"]
+    for s_, v in (("E", 1), ("RX", 1), ("RY", 1)):
+        await tb.write(s_, v)
+    st, _ = await tb.cmd("RUN", prog=PROG["ECDSA_VERIFY_COMB"], slot=1)
+    assert st == ST["BAD_SEQ"]
     await tb.load(CURVES["secp224r1"])         # a new curve: every table is gone
     st, _ = await tb.cmd("RUN", prog=PROG["ECSM_COMB"], slot=0)
     assert st == ST["BAD_SEQ"]

@@ -125,6 +125,18 @@ def test_sequences_and_cache_rules():
         m.write(S[s_], v)
     assert m.run("ECDSA_VERIFY", entry=3) == ST["BAD_SEQ"]
     assert m.run("ECDSA_VERIFY", entry=1) == ST["VERIFY_FAIL"]
+    # the joint comb takes G's table from entry 0: with Q's there (and in entry 3), a signature
+    # forged from t (r = x(t Q), s = (e + r) / t: u1 Q + u2 Q = t Q) must not pass; it is BAD_SEQ
+    n = c[5]
+    t_ = 5
+    r_ = ref_mul(c, t_, Q)[0] % n
+    s_ = (13 + r_) * pow(t_, -1, n) % n
+    m.write(S["QX"], Q[0])
+    m.write(S["QY"], Q[1])
+    assert m.run("PRECOMP", entry=0) == ST["OK"]
+    for k_, v in (("QX", Q[0]), ("QY", Q[1]), ("E", 13), ("RX", r_), ("RY", s_)):
+        m.write(S[k_], v)
+    assert m.run("ECDSA_VERIFY_COMB", entry=3) == ST["BAD_SEQ"]
     m.write(S["K"], 5)
     assert m.run("ECSM_COMB", entry=1) == ST["OK"]
     m.write(S["A"], c[1] % c[0])                          # a new curve empties the cache

@@ -190,8 +190,9 @@ leaf_digest:
 # joint comb (ECDSA_VERIFY_COMB) when the entry holds their key's table, and its ladder otherwise
 # (the same verdicts). r1 = 1: the key of the certificate the last X509_PARSE took (a trust anchor's:
 # CHAIN_CHECK) into entry 1; r1 = 2: the cached-certificate record's key (HS_CC: a full handshake's
-# leaf; SERVER_KEY_EXCHANGE) into entry 2. BAD_INPUT for another r1 or no record; ENGINE if pk does
-# not hold P-256; INVALID_POINT for a key not on it. The record is public (the bus may write it),
+# leaf; SERVER_KEY_EXCHANGE) into entry 2. BAD_INPUT for another r1, for r1 = 2 without a valid
+# record, and for r1 = 1 when X509_PARSE's record (REC, which the bus may write) names a key that
+# does not lie below REC; ENGINE if pk does not hold P-256; INVALID_POINT for a key not on it. The record is public (the bus may write it),
 # and ECDSA_VERIFY_COMB takes an entry only for the key it verifies with: a table of another key
 # only makes a check take the ladder.
 .entry KEY_TABLE
@@ -212,7 +213,13 @@ leaf_digest:
     PKRUN pks, PK_PROG_PRECOMP + SERVER_TABLE
     J.nz invalid_point
     END
-kt_anchor:
+kt_anchor:                          # the record's key must lie in the certificate, below REC: the
+    LDI t, REC                      # bus writes the record, and a key read from the secret top
+    LDH r13, t, R_PUB               # would be an oracle on its bytes (on the curve or not)
+    ADDI r12, r13, 64
+    J.c bad_input
+    CMPI r12, REC + 1
+    J.nc bad_input
     CALL p256_check
     CALL pk_key
     PKRUN pks, PK_PROG_PRECOMP + ANCHOR_TABLE

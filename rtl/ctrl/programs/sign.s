@@ -81,7 +81,7 @@ sign_r:
     PKR PK_SLOT_RY, r3
     RET
 
-# sign_wipe: k and the work space (the nonce's state, its seed, r || s) zeroes, for a signature
+# sign_wipe: k and the work space (the nonce's state, its seed) zeroes, for a signature
 # refused. t, r7, r8 change.
 sign_wipe:
     LDI r7, K_AT

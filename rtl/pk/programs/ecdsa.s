@@ -2,9 +2,10 @@
 
 # The cache entry's point is G (BAD_SEQ otherwise): a table of another point, which the host can
 # have PRECOMP make there, would give ECDSA_SIGN an r of another k, and two signatures of one hash
-# with one k and two r give the key away.
-.macro g_entry
-    TLD T4, T5, T1
+# with one k and two r give the key away; and verification a wrong verdict. \tld: TLD, the running
+# entry; TLD.g, entry 0 (the joint comb's G).
+.macro g_entry tld
+    \tld T4, T5, T1
     EQ GX, T4
     JNF wrong_entry
     EQ GY, T5
@@ -14,7 +15,7 @@
 # ECDSA_SIGN: r = x(kG) mod n, s = k^-1 (e + r d) mod n into (RX, RY)
 .entry ECDSA_SIGN
     NEED CURVE ENTRY CACHED   # the cache entry holds G's table
-    g_entry
+    g_entry TLD
     ZF K                      # k and d in [1, n-1]
     JF bad_scalar
     LTM.n K
@@ -85,7 +86,7 @@
 # ECDSA_VERIFY: OK or VERIFY_FAIL for (QX, QY), e = E, r = RX, s = RY
 .entry ECDSA_VERIFY
     NEED CURVE ENTRY CACHED   # the cache entry holds G's table (u1 G by the comb)
-    g_entry
+    g_entry TLD
     verify_begin
     verify_scalars E
     SCAL.n E
@@ -111,6 +112,7 @@ verify_fail:
 # G's in entry 0: one joint comb, u1 G + u2 Q, a doubling and two additions per column
 .entry ECDSA_VERIFY_COMB
     NEED CURVE ENTRY CACHED GCACHED
+    g_entry TLD.g             # entry 0 holds G's table
     verify_begin
     TLD T4, T5, T1            # Q must be the entry's point
     EQ X, T4

@@ -36,14 +36,14 @@ module ctrl_tb #(
   input  wire logic        sha_err_final_i,   // refuse FINALs only
   input  wire logic        sha_state_ok_i,    // SHAS is answered (else refused): whole blocks since INIT
   input  wire logic [255:0] sha_digest_i,
-  // the pk IP's calls, answered by the test at once: a RUN of program i on cache entry 0 gets
-  // pk_status_table_i[4i +: 4] (the test keeps the table up to date with every WRITE), on another
-  // entry BAD_SEQ; a READ's slot comes on pk_dout_i in the next cycle
+  // the pk IP's calls, answered by the test at once: a RUN of program i on cache entry e (0..3) gets
+  // pk_status_table_i[4 (32 e + i) +: 4] (the test keeps the table up to date with every WRITE and
+  // RUN), on an entry past 3 BAD_SEQ; a READ's slot comes on pk_dout_i in the next cycle
   output logic             pk_req_o,
   output logic      [2:0]  pk_kind_o,
   output logic      [7:0]  pk_byte_o,
   output logic      [9:0]  pk_arg_o,
-  input  wire logic [127:0] pk_status_table_i,
+  input  wire logic [511:0] pk_status_table_i,
   input  wire logic [255:0] pk_dout_i,
   // the AES IP's key slots (AESK), answered by the test: a request is taken in a cycle with aes_ready_i
   output logic             aes_req_o,
@@ -65,7 +65,7 @@ module ctrl_tb #(
     .mem_waddr_o(mem_waddr), .mem_wdata_o(mem_wdata), .out_valid_o, .out_slot_o, .out_kind_o, .out_a_o, .out_n_o,
     .sha_req_o, .sha_kind_o, .sha_byte_o, .sha_ready_i, .sha_err_i(sha_err_i || (sha_err_final_i && sha_kind_o == 3'd2) || (!sha_state_ok_i && sha_kind_o == 3'd5)),
     .sha_digest_i, .pk_req_o, .pk_kind_o, .pk_byte_o, .pk_arg_o, .pk_ready_i(1'b1),
-    .pk_status_i(pk_arg_o[9:5] == '0 ? pk_status_table_i[{pk_arg_o[4:0], 2'b00} +: 4] : 4'(BadSeq)), .pk_dout_i,
+    .pk_status_i(pk_arg_o[9:7] == '0 ? pk_status_table_i[{pk_arg_o[6:0], 2'b00} +: 4] : 4'(BadSeq)), .pk_dout_i,
     .aes_req_o, .aes_kind_o, .aes_slot_o, .aes_byte_o, .aes_ready_i
   );
 
