@@ -63,7 +63,7 @@ class Pk:
         Only the programs the ctrl programs run, on P-256: FIELD, ORDER and CURVE take P-256 alone;
         VALIDATE, ECSM, ECSM_COMB, PADD, PRECOMP, ECDSA_SIGN, ECDSA_VERIFY and ECDSA_VERIFY_COMB
         check in rtl/pk/programs's order: the curve and the entry (BAD_SEQ; SIGN and VERIFY want G's
-        table in the entry, VERIFY_COMB Q's there and G's in entry 0), then r and s in [1, n - 1]
+        table in the entry, VERIFY_COMB G's in entry 0 and, after the point's check, Q's in the entry), then r and s in [1, n - 1]
         (VERIFY_FAIL), then points (BAD_POINT: coordinates below p, on the curve, x not 0), k and
         d (BAD_SCALAR), then the result (INFINITY, RETRY, VERIFY_FAIL)."""
         P = isa.PK_PROG
@@ -89,7 +89,7 @@ class Pk:
             return "OK"
         if prog in (P["ECDSA_VERIFY"], P["ECDSA_SIGN"]) and table != P256_G:
             return "BAD_SEQ"
-        if prog == P["ECDSA_VERIFY_COMB"] and (table is None or self.tables.get(0) is None):
+        if prog == P["ECDSA_VERIFY_COMB"] and (table is None or self.tables.get(0) != P256_G):
             return "BAD_SEQ"
         if prog in (P["ECDSA_VERIFY"], P["ECDSA_VERIFY_COMB"]):
             if not (0 < slot("RX") < P256_N and 0 < slot("RY") < P256_N):

@@ -276,3 +276,9 @@ def test_key_table_takes_public_keys_only(openssl_pki):
         assert m.pk.runs == [] and m.pk.tables == {0: model.P256_G}, hex(at)
     for which in (0, 3, 0xffff):
         assert m.run("KEY_TABLE", {1: which}) == "BAD_INPUT"
+    # a key that ends at REC exactly (the last place X509_PARSE's input may reach) is taken
+    g2 = model.mul(2, model.P256_G)
+    m.pk = model.Pk()
+    m.load(eq["REC"] - 64, g2[0].to_bytes(32, "big") + g2[1].to_bytes(32, "big"))
+    m.load(eq["REC"] + eq["R_PUB"], (eq["REC"] - 64).to_bytes(2, "big"))
+    assert m.run("KEY_TABLE", {1: 1}) == "OK" and m.pk.tables[1] == g2

@@ -355,6 +355,31 @@ def test_the_state_the_bus_wrote_is_checked_again(pki):
         assert key not in bytes(c.m.mem[:EQU["SECRET_BASE"]]), name
 
 
+def test_resend_checks_the_state_again(pki):
+    """HS_RESEND renumbers the datagram out where the configuration says it lies, and the bus may
+    rewrite that: the datagram out in the secret top (over the client's key: its records' lengths
+    would count out the key's bytes into HS_WSEQ, and the new numbers would land in it), longer than
+    its place, or the configuration otherwise broken is BAD_INPUT, with the secret top and HS_WSEQ as
+    they were."""
+    cfg = HS + EQU["HS_CFG"]
+    key = bytes(range(0xa0, 0xc0))
+    for name, edit in (
+            ("the datagram out over the key", lambda c: (_h(c.m, cfg + 24, EQU["CK_AT"] - 11),
+                                                         _h(c.m, HS + EQU["HS_OLEN"], 40))),
+            ("the datagram out just below the top", lambda c: _h(c.m, cfg + 24, EQU["SECRET_BASE"] - 16)),
+            ("a datagram out longer than its place", lambda c: _h(c.m, HS + EQU["HS_OLEN"], 0x3000)),
+            ("now in the secret top", lambda c: _h(c.m, cfg + 4, EQU["CK_AT"]))):
+        c = Client(pki)
+        c.start()
+        c.m.load(EQU["CK_AT"], key)
+        edit(c)
+        secret = bytes(c.m.mem[EQU["SECRET_BASE"]:])
+        wseq = bytes(c.m.mem[HS + EQU["HS_WSEQ"]:HS + EQU["HS_WSEQ"] + 2])
+        assert c.m.run("HS_RESEND") == "BAD_INPUT", name
+        assert bytes(c.m.mem[EQU["SECRET_BASE"]:]) == secret, name
+        assert bytes(c.m.mem[HS + EQU["HS_WSEQ"]:HS + EQU["HS_WSEQ"] + 2]) == wseq, name
+
+
 def test_cached_mode_checks_its_inputs(pki):
     """CERTIFICATE in cached-certificate mode reads now and the name before any chain: both must lie
     below CHAIN_TOP like CHAIN_CHECK's, or the record's times and name would compare against the

@@ -654,7 +654,10 @@ hr_old:
     J hs_out
 
 # resend: in state r5 ST_SH, ST_CCS or ST_FIN, with a datagram kept, each of its records (whole, within
-# HS_OLEN) gets the next HS_WSEQ; HS_ANS = 1. Otherwise nothing. t, r1..r7 change.
+# HS_OLEN) gets the next HS_WSEQ; HS_ANS = 1. Otherwise nothing. The configuration and HS_OLEN lie in
+# the public state, which the bus may have rewritten since the last program: checked again first, as
+# HS_RECORD checks them (BAD_INPUT), so that no rewrite makes it read or write the secret top.
+# t, r1..r7, r12..r15 change.
 resend:
     LDI t, HS_AT
     LDH r2, t, HS_OLEN
@@ -667,6 +670,12 @@ resend:
     CMPI r5, ST_FIN
     J.nz resend_done
 resend_go:
+    LDI r15, HS_AT + HS_CFG
+    CALL cfg_check                  # r12: the room of the datagram out
+    LDI t, HS_AT
+    LDH r2, t, HS_OLEN
+    CMP r12, r2
+    J.c bad_input
     LDI r1, 1
     STB t, r1, HS_ANS
     LDI r3, HS_AT + HS_CFG
