@@ -44,6 +44,13 @@ RV_ARCHES := rv32i rv32im rv32imc
 # for the engine, with no room for a software key schedule (SE_AEAD_NO_SOFTWARE, se/backend.h); its
 # drivers move bulk data by DMA alone (SE_DRV_DMA_ONLY, sw/drivers/drv_internal.h: -0.3 KiB).
 RV_CFLAGS_rv32imc := -Os -msave-restore -DSE_SHA256_NO_SOFTWARE -DSE_AEAD_NO_SOFTWARE -DSE_DRV_DMA_ONLY
+# HW mode's rv32i firmware (hw-rv32i, sw/node/fw.mk) links libraries of its own, rv32i-hw: rv32i
+# code with rv32imc's size-build flags, since it too hashes and seals on the engine alone. (Its keyed
+# AEAD contexts are 40 bytes, not the 508 of a software key schedule, and it links no SHA-256 code.)
+# RV_LIBS names every cross-built library set: <arch>[-<variant>], built with -march=<arch>.
+RV_CFLAGS_rv32i-hw := $(RV_CFLAGS_rv32imc)
+RV_LIBS   := $(RV_ARCHES) rv32i-hw
+rv_march   = $(firstword $(subst -, ,$(1)))
 # The node's protocol build (se/tls.h): records up to 1 KiB in datagrams up to 1200 bytes, a DTLS
 # client with the AEAD suites only (the node is never a server, never on TCP, and its engine does
 # CCM and GCM whole), without the key log (se_tls_io.keylog, a host debugging aid), and without the
@@ -57,6 +64,7 @@ NODE_TLS_FLAGS := -DSE_TLS_MAX_RECORD=1024 -DSE_TLS_MAX_HANDSHAKE=2048 -DSE_TLS_
                   -DSE_TLS_MAX_MTU=1200 -DSE_TLS_NO_SERVER -DSE_TLS_NO_STREAM -DSE_TLS_NO_CBC -DSE_TLS_NO_KEYLOG \
                   -DSE_TLS_NO_CTRL
 NODE_TLS_FLAGS_rv32imc := -DSE_TLS_NO_CID
+NODE_TLS_FLAGS_rv32i-hw := $(NODE_TLS_FLAGS_rv32imc)
 
 .PHONY: help setup regs engine lib cli cross sizes ct node test demo bench synth lint clean
 
@@ -208,7 +216,7 @@ $(BUILD)/$(1)/cflags.txt: FORCE
 
 $(BUILD)/$(1)/crypto/%.o: sw/crypto/%.c $(BUILD)/$(1)/cflags.txt $(CRYPTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) -c $$< -o $$@
+	$(RV_CC) -march=$(call rv_march,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) -c $$< -o $$@
 
 $(BUILD)/$(1)/libsecrypto.a: $(patsubst sw/crypto/%.c,$(BUILD)/$(1)/crypto/%.o,$(CRYPTO_SRC))
 	@rm -f $$@
@@ -216,7 +224,7 @@ $(BUILD)/$(1)/libsecrypto.a: $(patsubst sw/crypto/%.c,$(BUILD)/$(1)/crypto/%.o,$
 
 $(BUILD)/$(1)/drivers/%.o: sw/drivers/%.c $(BUILD)/$(1)/cflags.txt $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) -c $$< -o $$@
+	$(RV_CC) -march=$(call rv_march,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) -c $$< -o $$@
 
 $(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.o,$(DRV_SRC))
 	@rm -f $$@
@@ -224,7 +232,7 @@ $(BUILD)/$(1)/libsedrivers.a: $(patsubst sw/drivers/%.c,$(BUILD)/$(1)/drivers/%.
 
 $(BUILD)/$(1)/backend/%.o: sw/backend/%.c $(BUILD)/$(1)/cflags.txt $(BACKEND_HDR) $(DRV_HDR) $(REG_H) $(CRYPTO_HDR)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) $(NODE_TLS_FLAGS) \
+	$(RV_CC) -march=$(call rv_march,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(BACKEND_FLAGS) $(NODE_TLS_FLAGS) \
 	    $(NODE_TLS_FLAGS_$(1)) -c $$< -o $$@
 
 $(BUILD)/$(1)/libsebackend.a: $(patsubst sw/backend/%.c,$(BUILD)/$(1)/backend/%.o,$(BACKEND_SRC))
@@ -233,16 +241,16 @@ $(BUILD)/$(1)/libsebackend.a: $(patsubst sw/backend/%.c,$(BUILD)/$(1)/backend/%.
 
 $(BUILD)/$(1)/proto/%.o: sw/proto/%.c $(BUILD)/$(1)/cflags.txt $(PROTO_HDR) $(DRV_HDR) $(CRYPTO_HDR) $(REG_H)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) \
+	$(RV_CC) -march=$(call rv_march,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(1)) $(RV_DRV_FLAGS) $(PROTO_FLAGS) $(NODE_TLS_FLAGS) \
 	    $(NODE_TLS_FLAGS_$(1)) -c $$< -o $$@
 
 $(BUILD)/$(1)/libseproto.a: $(patsubst sw/proto/%.c,$(BUILD)/$(1)/proto/%.o,$(PROTO_SRC))
 	@rm -f $$@
 	$(RV_AR) rcs $$@ $$^
 endef
-$(foreach a,$(RV_ARCHES),$(eval $(call RV_RULES,$(a))))
+$(foreach a,$(RV_LIBS),$(eval $(call RV_RULES,$(a))))
 
-cross: $(foreach a,$(RV_ARCHES),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsedrivers.a $(BUILD)/$(a)/libsebackend.a \
+cross: $(foreach a,$(RV_LIBS),$(BUILD)/$(a)/libsecrypto.a $(BUILD)/$(a)/libsedrivers.a $(BUILD)/$(a)/libsebackend.a \
          $(BUILD)/$(a)/libseproto.a)
 
 # Code size for `make bench` (tools/bench.py): the library's software code on rv32i and rv32im at
@@ -254,14 +262,14 @@ SIZE_CFLAGS := $(RV_BASE) -Os
 define SIZE_RULES
 $(BUILD)/size-$(1)/crypto/%.o: sw/crypto/%.c $(CRYPTO_HDR) | $(SETUP_DONE)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(SIZE_CFLAGS) -c $$< -o $$@
+	$(RV_CC) -march=$(call rv_march,$(1)) -mabi=ilp32 $(SIZE_CFLAGS) -c $$< -o $$@
 
 $(BUILD)/size-$(1)/subset.elf: sw/apps/subset/subset.c $(patsubst sw/crypto/%.c,$(BUILD)/size-$(1)/crypto/%.o,$(CRYPTO_SRC))
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(SIZE_CFLAGS) --crt0=minimal -Wl,--gc-sections $$^ -o $$@
+	$(RV_CC) -march=$(call rv_march,$(1)) -mabi=ilp32 $(SIZE_CFLAGS) --crt0=minimal -Wl,--gc-sections $$^ -o $$@
 
 $(BUILD)/size-$(1)/empty.elf: sw/apps/subset/empty.c | $(SETUP_DONE)
 	@mkdir -p $$(@D)
-	$(RV_CC) -march=$(1) -mabi=ilp32 $(SIZE_CFLAGS) --crt0=minimal -Wl,--gc-sections $$< -o $$@
+	$(RV_CC) -march=$(call rv_march,$(1)) -mabi=ilp32 $(SIZE_CFLAGS) --crt0=minimal -Wl,--gc-sections $$< -o $$@
 endef
 $(foreach a,$(SIZE_ARCHES),$(eval $(call SIZE_RULES,$(a))))
 sizes: $(foreach a,$(SIZE_ARCHES),$(BUILD)/size-$(a)/subset.elf $(BUILD)/size-$(a)/empty.elf)
@@ -442,7 +450,7 @@ lint: $(SE_HOST_LIBS) cross cli regs
 	@echo "== lint: host, rv32i and rv32im builds are warning-free (-Werror)"
 	@echo "== lint: the libraries export se_ names alone (nm): no clash in an integrator's link"
 	$(PY) tools/exports.py $(SE_HOST_LIBS)
-	$(PY) tools/exports.py --nm riscv64-unknown-elf-gcc-nm $(foreach a,$(RV_ARCHES),$(foreach l,secrypto sedrivers sebackend seproto,$(BUILD)/$(a)/lib$(l).a))
+	$(PY) tools/exports.py --nm riscv64-unknown-elf-gcc-nm $(foreach a,$(RV_LIBS),$(foreach l,secrypto sedrivers sebackend seproto,$(BUILD)/$(a)/lib$(l).a))
 	@echo "== lint: Verilator -Wall on every module; Yosys reads and elaborates the engine"
 	@for f in $(filter-out %_pkg.sv %.svh,$(RTL_ENGINE)); do \
 	    $(VERILATOR) --lint-only -Wall --top-module $$(basename $$f .sv) $(RTL_ENGINE) || exit 1; \

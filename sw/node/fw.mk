@@ -13,8 +13,8 @@ FW_CONFIGS := sw-rv32i sw-rv32im sw+hw-rv32i sw+hw-rv32im sw+hw-rv32imc
 # apps with a firmware of their own for it are built there, each named by FW_APP_CONFIG (the sensor:
 # sw/apps/sensor_hw). The CPU has little left to do, so these are built for size (-Os, the libraries'
 # code too at the link-time optimisation; no DMA bounce buffer, hal_engine.c; picolibc's byte-wise
-# memcpy/memset/memcmp instead of mem.c's word-wise ones); rv32imc's libraries keep no software AEAD
-# or SHA-256.
+# memcpy/memset/memcmp instead of mem.c's word-wise ones); their libraries keep no software AEAD or
+# SHA-256 (rv32imc's own, and rv32i-hw for hw-rv32i: fw_lib).
 FW_HW_CONFIGS := hw-rv32i hw-rv32imc
 FW_APPS    :=
 RV_SIZE    ?= riscv64-unknown-elf-size
@@ -23,25 +23,28 @@ FW_NODE_SRC := $(wildcard sw/node/*.c sw/node/*.S)
 FW_LD       := sw/node/link.ld
 
 fw_arch = $(lastword $(subst -, ,$(1)))
+# The library set a config links and whose flags its own objects share (Makefile, RV_LIBS): its
+# arch's, except hw-rv32i's, rv32i-hw (rv32imc's size-build flags on rv32i).
+fw_lib  = $(if $(filter hw-rv32i,$(1)),rv32i-hw,$(call fw_arch,$(1)))
 fw_hw   = $(if $(findstring +hw-,$(1))$(filter hw-%,$(1)),1,0)
 # -MMD: header dependencies (generated ones included) come from the compiler.
-fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) $(RV_DRV_FLAGS) -Isw/node/include \
-            $(PROTO_FLAGS) $(NODE_TLS_FLAGS) $(NODE_TLS_FLAGS_$(call fw_arch,$(1))) \
+fw_cflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_lib,$(1))) $(RV_DRV_FLAGS) -Isw/node/include \
+            $(PROTO_FLAGS) $(NODE_TLS_FLAGS) $(NODE_TLS_FLAGS_$(call fw_lib,$(1))) \
             -DSE_FW_HW=$(call fw_hw,$(1)) -MMD -MP $(if $(filter hw-%,$(1)),-Os -DNODE_DMA_BOUNCE_WORDS=0)
 # Own start.S and link.ld instead of picolibc's crt0 and picolibc.ld; integer-only printf (no
 # floating point, no %ll) keeps the ROM small. The defsym picks it directly: the specs' switch
 # (-DPICOLIBC_INTEGER_PRINTF_SCANF) would also pull in scanf (~2 KiB), which no app uses.
-fw_ldflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_arch,$(1))) -nostartfiles -T $(FW_LD) \
+fw_ldflags = -march=$(call fw_arch,$(1)) -mabi=ilp32 $(RV_CFLAGS) $(RV_CFLAGS_$(call fw_lib,$(1))) -nostartfiles -T $(FW_LD) \
              -Wl,--defsym=vfprintf=__i_vfprintf -Wl,--gc-sections $(if $(filter hw-%,$(1)),-Os)
 fw_node_obj = $(patsubst sw/node/%,$(BUILD)/fw/$(1)/node/%.o,$(basename $(filter-out $(if $(filter hw-%,$(1)),sw/node/mem.c),$(FW_NODE_SRC))))
 
 # The node's objects in one config: $(1) = config.
 define FW_CONFIG_RULES
-$(BUILD)/fw/$(1)/node/%.o: sw/node/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
+$(BUILD)/fw/$(1)/node/%.o: sw/node/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_lib,$(1))/cflags.txt
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) -c $$< -o $$@
 
-$(BUILD)/fw/$(1)/node/%.o: sw/node/%.S $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
+$(BUILD)/fw/$(1)/node/%.o: sw/node/%.S $(GEN)/regs.stamp $(BUILD)/$(call fw_lib,$(1))/cflags.txt
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) -c $$< -o $$@
 endef
@@ -53,18 +56,18 @@ define FW_APP_CONFIG
 FW_OBJ_$(1)_$(2) := $(patsubst sw/apps/$(3)/%.c,$(BUILD)/fw/$(1)/apps/$(2)/%.o,$(wildcard sw/apps/$(3)/*.c)) \
                     $(patsubst sw/apps/%.c,$(BUILD)/fw/$(1)/apps/$(2)/more/%.o,$(5))
 
-$(BUILD)/fw/$(1)/apps/$(2)/%.o: sw/apps/$(3)/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
+$(BUILD)/fw/$(1)/apps/$(2)/%.o: sw/apps/$(3)/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_lib,$(1))/cflags.txt
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) $(4) -c $$< -o $$@
 
-$(BUILD)/fw/$(1)/apps/$(2)/more/%.o: sw/apps/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_arch,$(1))/cflags.txt
+$(BUILD)/fw/$(1)/apps/$(2)/more/%.o: sw/apps/%.c $(GEN)/regs.stamp $(BUILD)/$(call fw_lib,$(1))/cflags.txt
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call fw_cflags,$(1)) $(4) -c $$< -o $$@
 
 $(BUILD)/fw/$(1)/$(2).elf: $$(FW_OBJ_$(1)_$(2)) $(call fw_node_obj,$(1)) $(FW_LD) \
-        $(BUILD)/$(call fw_arch,$(1))/libseproto.a $(BUILD)/$(call fw_arch,$(1))/libsebackend.a \
-        $(BUILD)/$(call fw_arch,$(1))/libsedrivers.a \
-        $(BUILD)/$(call fw_arch,$(1))/libsecrypto.a
+        $(BUILD)/$(call fw_lib,$(1))/libseproto.a $(BUILD)/$(call fw_lib,$(1))/libsebackend.a \
+        $(BUILD)/$(call fw_lib,$(1))/libsedrivers.a \
+        $(BUILD)/$(call fw_lib,$(1))/libsecrypto.a
 	$(RV_CC) $(call fw_ldflags,$(1)) -Wl,-Map=$(BUILD)/fw/$(1)/$(2).map -o $$@ \
 	    $$(filter %.o,$$^) -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group
 
