@@ -399,7 +399,7 @@ def handshake_results():
                         ram_bytes=data + bss + stack))
         setup = provision.phase(r.report, "setup")
         res.append(dict(op="curve_setup", curve="secp256r1", where="node", config=config, module="sensor",
-                        cycles=setup["cycles"], note="se_ec_curve_builtin + backend ec_curve (sw+hw: the pk engine's curve load and G's comb table, PRECOMP; hw: the controller's WIPE, DRBG_SEED, P256_LOAD and the trust anchor key's table, KEY_TABLE), once at boot"))
+                        cycles=setup["cycles"], note="se_ec_curve_builtin + backend ec_curve (sw+hw: the pk engine's curve load and G's comb table, PRECOMP; hw: the controller's WIPE, DRBG_SEED, P256_LOAD and the trust anchor key's table, KEY_TABLE, and the handshake's certificates in its window), once at boot"))
         table = provision.phase(r.report, "key_table")
         if table:   # HW mode: the cached server key's table, between the full and the cached handshake
             res.append(dict(op="server_key_table", curve="secp256r1", where="node", config=config, module="sensor",
@@ -434,7 +434,9 @@ def handshake_md(results):
              "controller (rtl/ctrl), the firmware only carries datagrams, runs the timer and seals and opens "
              "epoch 1; its phases follow the controller's state. The chain's signature by the trust anchor "
              "takes pk's joint comb over the anchor key's table, which the firmware has the controller make "
-             "once at boot (`KEY_TABLE`: `PRECOMP`, counted in \"curve setup\"). Its cached handshake skips the "
+             "once at boot (`KEY_TABLE`: `PRECOMP`, counted in \"curve setup\"); at boot too it puts the "
+             "trust anchor, its own certificate, the server name and the time into the controller's window "
+             "(`se_drv_ctrl_hs_place`), where every handshake finds them. Its cached handshake skips the "
              "chain's verification, and verifies the ServerKeyExchange by the joint comb over the server key's "
              "table, which the firmware has the controller make between the two handshakes (`KEY_TABLE`, its "
              "own row below; the sw+hw client makes it in the background, partly counted in its full "

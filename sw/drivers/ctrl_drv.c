@@ -46,6 +46,14 @@ static se_status window(uint32_t addr, size_t n)
     return st;
 }
 
+/* What the last se_drv_ctrl_hs_start or _place put in the window: the inputs of the configuration
+ * placed_cfg up to the end of its client's chain (0: nothing placed, or something has written below
+ * it since), with the time placed_now. Window writes below that end, and every program but the
+ * handshake's and KEY_TABLE (which write above it: tests/ctrl/test_ctrl_openssl.py checks), end it. */
+static const se_drv_ctrl_hs_config *placed_cfg;
+static uint32_t placed_end;
+static int64_t placed_now;
+
 /* ERR clear and no bus fault: every access of the call was taken. */
 static se_status taken(void)
 {
@@ -57,12 +65,22 @@ se_status se_drv_ctrl_write(uint32_t addr, const uint8_t *p, size_t n)
     se_status st = window(addr, n);
     if (st != SE_OK)
         return st;
+    if (addr < placed_end)
+        placed_end = 0;
     size_t i = 0;
     if (n % 4 != 0 && addr + n > SE_CTRL_SECRET_BASE)
         return SE_ERR_BAD_INPUT; /* (a part word in the secret top: its other bytes cannot be read to keep) */
-    if (((uintptr_t)p & 3u) == 0 && LITTLE_ENDIAN_WORDS)
+    if (((uintptr_t)p & 3u) == 0 && LITTLE_ENDIAN_WORDS) {
+        const word_alias *w = (const word_alias *)(const void *)p;
+        for (; i + 16 <= n; i += 16, w += 4) { /* (four a turn: a turn's own instructions cost a word's) */
+            wr(SE_CTRL_WIN_WDATA, w[0]);
+            wr(SE_CTRL_WIN_WDATA, w[1]);
+            wr(SE_CTRL_WIN_WDATA, w[2]);
+            wr(SE_CTRL_WIN_WDATA, w[3]);
+        }
         for (; i + 4 <= n; i += 4)
             wr(SE_CTRL_WIN_WDATA, *(const word_alias *)(const void *)(p + i));
+    }
     for (; i + 4 <= n; i += 4)
         wr(SE_CTRL_WIN_WDATA, se_drv_load_le32(p + i));
     if (i < n) { /* the last word: its bytes past n are kept */
@@ -82,9 +100,17 @@ se_status se_drv_ctrl_read(uint32_t addr, uint8_t *p, size_t n)
     if (st != SE_OK)
         return st;
     size_t i = 0;
-    if (((uintptr_t)p & 3u) == 0 && LITTLE_ENDIAN_WORDS)
+    if (((uintptr_t)p & 3u) == 0 && LITTLE_ENDIAN_WORDS) {
+        word_alias *w = (word_alias *)(void *)p;
+        for (; i + 16 <= n; i += 16, w += 4) { /* (as se_drv_ctrl_write's) */
+            w[0] = rd(SE_CTRL_WIN_RDATA);
+            w[1] = rd(SE_CTRL_WIN_RDATA);
+            w[2] = rd(SE_CTRL_WIN_RDATA);
+            w[3] = rd(SE_CTRL_WIN_RDATA);
+        }
         for (; i + 4 <= n; i += 4)
             *(word_alias *)(void *)(p + i) = rd(SE_CTRL_WIN_RDATA);
+    }
     for (; i < n; i += 4) {
         uint32_t v = rd(SE_CTRL_WIN_RDATA);
         for (size_t k = 0; k < 4 && i + k < n; k++)
@@ -100,6 +126,9 @@ se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask,
     se_status st = se_drv_wait(status, busy, 0);
     if (st != SE_OK)
         return st;
+    if (prog != SE_CTRL_PROG_HANDSHAKE && prog != SE_CTRL_PROG_HS_RECORD && prog != SE_CTRL_PROG_HS_RESEND &&
+        prog != SE_CTRL_PROG_KEY_TABLE)
+        placed_end = 0;
     wr(SE_CTRL_ERR, 0xffffffffu);
     for (uint32_t i = 0; i < 16; i++)
         if (mask & (1u << i))
@@ -217,12 +246,13 @@ static se_status put(uint32_t addr, const uint8_t *p, size_t n)
     return n > 0 ? se_drv_ctrl_write(addr, p, n) : SE_OK;
 }
 
-/* One entry of CHAIN_CHECK's lists at *at: a 3-byte length and the certificate. */
-static se_status put_entry(uint32_t *at, const uint8_t *cert, size_t len)
+/* One entry of CHAIN_CHECK's lists at *at: a 3-byte length and the certificate (where it is already,
+ * keep: passed over). */
+static se_status put_entry(uint32_t *at, const uint8_t *cert, size_t len, int keep)
 {
     const uint8_t hdr[3] = {(uint8_t)(len >> 16), (uint8_t)(len >> 8), (uint8_t)len};
-    se_status st = put(*at, hdr, 3);
-    if (st == SE_OK)
+    se_status st = SE_OK;
+    if (!keep && (st = put(*at, hdr, 3)) == SE_OK)
         st = put(*at + 3u, cert, len);
     *at += 3u + (uint32_t)len;
     return st;
@@ -300,11 +330,11 @@ se_status se_drv_ctrl_chain_check(const se_ec_curve *p256, const uint8_t *const 
     if ((st = se_drv_pk_hold_curve(p256)) != SE_OK)
         return st;
     for (size_t i = 0; i < n && st == SE_OK; i++)
-        st = put_entry(&at, chain[i], chain_len[i]);
+        st = put_entry(&at, chain[i], chain_len[i], 0);
     regs[2] = regs[3] = (uint16_t)at;
     for (size_t k = 0; k < n_anchors && st == SE_OK; k++)
         if (good & (1u << k))
-            st = put_entry(&at, anchors[k], anchor_len[k]);
+            st = put_entry(&at, anchors[k], anchor_len[k], 0);
     uint8_t digits[14];
     time_digits(now, digits);
     regs[4] = regs[5] = (uint16_t)at;
@@ -395,19 +425,16 @@ static se_status hs_after(se_drv_ctrl_hs *h, se_status st, unsigned result, cons
     return SE_OK;
 }
 
-se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c)
+/* HANDSHAKE's registers 1..13 and h's places for the configuration c, and its inputs in the window
+ * below SE_CTRL_CHAIN_TOP (the anchors, now, the name, the client's chain: written unless c->placed
+ * finds them in place, then the time alone, if it changed). SE_ERR_TLS_TOO_LARGE, nothing written,
+ * when they do not fit. */
+static se_status hs_layout(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c, uint16_t regs[16])
 {
-    uint16_t regs[16] = {0};
-    uint32_t out[16], valid, at = 0, chain = 0;
-    unsigned result;
+    uint32_t at = 0, chain = 0;
     const size_t name_len = c->name != NULL ? strlen(c->name) : 0;
-    uint8_t digits[14];
     se_status st = SE_OK;
 
-    memset(h, 0, sizeof *h);
-    h->state = SE_CTRL_STATE_FAILED;
-    if (c->slot_c > 3 || c->slot_s > 3 || c->slot_c == c->slot_s || c->datagram_max == 0)
-        return SE_ERR_BAD_INPUT;
     /* The sizes first (each below the window, so no sum wraps): anchors, now, name, chain, the
      * datagram out, a record in, and the reassembly buffer in what is left below CHAIN_TOP. */
     size_t total = 14 + name_len;
@@ -420,17 +447,20 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
     if (name_len > 255 || c->datagram_max > SE_CTRL_CHAIN_TOP || total > SE_CTRL_CHAIN_TOP)
         return SE_ERR_TLS_TOO_LARGE;
 
+    const int keep = c->placed && placed_cfg == c && placed_end != 0;
     at = c->n_anchors > 0 ? lined_up(0, c->anchors[0]) : 0;
     regs[1] = (uint16_t)at;
     for (size_t k = 0; k < c->n_anchors && st == SE_OK; k++)
-        st = put_entry(&at, c->anchors[k], c->anchor_len[k]);
+        st = put_entry(&at, c->anchors[k], c->anchor_len[k], keep);
     regs[2] = regs[3] = (uint16_t)at;
-    time_digits(c->now, digits);
-    if (st == SE_OK)
+    if (st == SE_OK && (!keep || placed_now != c->now)) {
+        uint8_t digits[14];
+        time_digits(c->now, digits);
         st = put(at, digits, 14);
+    }
     at += 14u;
     regs[4] = (uint16_t)at;
-    if (st == SE_OK && name_len > 0)
+    if (!keep && st == SE_OK && name_len > 0)
         st = put(at, (const uint8_t *)c->name, name_len);
     at += (uint32_t)name_len;
     regs[5] = (uint16_t)at;
@@ -438,8 +468,11 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
     at = c->chain_n > 0 ? lined_up(at, c->chain[0]) : at;
     regs[7] = (uint16_t)at;
     for (size_t i = 0; i < c->chain_n && st == SE_OK; i++)
-        st = put_entry(&at, c->chain[i], c->chain_len[i]);
+        st = put_entry(&at, c->chain[i], c->chain_len[i], keep);
     regs[8] = (uint16_t)at;
+    placed_cfg = c;
+    placed_end = st == SE_OK ? at : 0;
+    placed_now = c->now;
     regs[9] = (uint16_t)c->slot_c;
     regs[10] = (uint16_t)c->slot_s;
     h->out_at = (uint16_t)align4(at);
@@ -449,6 +482,27 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
     regs[11] = (uint16_t)align4(h->in_at + h->in_max);
     regs[12] = (uint16_t)(SE_CTRL_CHAIN_TOP - regs[11]);
     regs[13] = h->out_at;
+    return st;
+}
+
+se_status se_drv_ctrl_hs_place(const se_drv_ctrl_hs_config *c)
+{
+    se_drv_ctrl_hs h;
+    uint16_t regs[16];
+    return hs_layout(&h, c, regs);
+}
+
+se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c)
+{
+    uint16_t regs[16] = {0};
+    uint32_t out[16], valid;
+    unsigned result;
+
+    memset(h, 0, sizeof *h);
+    h->state = SE_CTRL_STATE_FAILED;
+    if (c->slot_c > 3 || c->slot_s > 3 || c->slot_c == c->slot_s || c->datagram_max == 0)
+        return SE_ERR_BAD_INPUT;
+    se_status st = hs_layout(h, c, regs);
     if (st != SE_OK)
         return st;
     st = se_drv_ctrl_run(SE_CTRL_PROG_HANDSHAKE, regs, 0x3ffeu, &result, out, &valid);

@@ -116,7 +116,9 @@ def test_cached_certificate_mode(pki):
     verifies the server's chain and fills the record; the second, with no trust anchor at all, takes
     the same leaf on the record (RFC 5246 has no such mode: the node's own, as the software client's
     --cache), and verifies the ServerKeyExchange by pk's joint comb over the table KEY_TABLE made of
-    the record's key in between. Without the mode, no anchor is CERT_UNKNOWN_CA."""
+    the record's key in between. Without the mode, no anchor is CERT_UNKNOWN_CA. Neither the
+    handshake's programs nor KEY_TABLE write below the end of the client's chain (registers 1..8's
+    inputs): the driver puts them there once (se_drv_ctrl_hs_place) for every later handshake."""
     port = free_port()
     srv = subprocess.Popen([str(CLI), "server", "--listen", f"127.0.0.1:{port}", "--cert", str(pki.server_pem),
                             "--key", str(pki.server_key), "--ca", str(pki.ca_pem), "--suites", "ccm8", "--echo",
@@ -130,17 +132,20 @@ def test_cached_certificate_mode(pki):
                 assert c.m.run("KEY_TABLE", {1: 2}) == "BAD_INPUT"      # no record yet
             else:
                 c.m.pk.runs.clear()
+            placed = bytes(c.m.mem[:c.regs[8]])
             with sock:
                 c.handshake()
                 c.send_data(b"cached\n" if machine else b"full\n")
                 assert [p for t, e, _, p in c.receive() if t == CT_APP] == [b"cached\n" if machine else b"full\n"]
                 c.close()
+            assert bytes(c.m.mem[:c.regs[8]]) == placed
             if machine is not None:     # the ServerKeyExchange on the joint comb, no ladder
                 verifies = [r for r in c.m.pk.runs if r[0].startswith("ECDSA_VERIFY") and r[2] != "BAD_SEQ"]
                 assert verifies == [("ECDSA_VERIFY_COMB", 2, "OK")], verifies
             machine = c.m
             assert machine.run("KEY_TABLE", {1: 2}) == "OK"             # the record's key's table
             assert machine.run("KEY_TABLE", {1: 3}) == "BAD_INPUT"
+            assert bytes(c.m.mem[:c.regs[8]]) == placed
         c, sock = client(pki, port, anchors=b"", cache=0, machine=machine)
         with sock, pytest.raises(HandshakeError) as e:
             c.handshake()
@@ -161,9 +166,11 @@ def test_a_lost_flight_is_sent_again(pki, timer):
     srv = s_server(pki, port, 1200)
     try:
         c, sock = client(pki, port, buffer=0x100)
+        placed = bytes(c.m.mem[:c.regs[8]])
         with sock:
             c.handshake(timer=timer, drop=lambda d: c.flights() == 1)
             assert c.flights() == 2
+            assert bytes(c.m.mem[:c.regs[8]]) == placed     # (HS_RESEND too: as test_cached_certificate_mode)
             c.send_data(b"after a loss\n")
             wait_for(srv, "after a loss")
             c.close()

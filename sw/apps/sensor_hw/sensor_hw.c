@@ -239,8 +239,9 @@ static int take_datagram(size_t n)
         }
         if (epoch == 1) { /* (reads 1: the flight went out, the keys are in their slots) */
             rec_s.type = (uint8_t)type;
-            rec_s.seq_num = (uint64_t)epoch << 48 | (uint64_t)r[5] << 40 | (uint64_t)r[6] << 32 |
-                            (uint32_t)r[7] << 24 | (uint32_t)r[8] << 16 | (uint32_t)r[9] << 8 | r[10];
+            rec_s.seq_num = 0;
+            for (unsigned k = 3; k < HDR - 2u; k++) /* (the epoch and the sequence number) */
+                rec_s.seq_num = rec_s.seq_num << 8 | r[k];
             if (se_drv_record_open(&key_s, &rec_s, body, len) != SE_OK) {
                 dropped++, bad_mac++;
                 continue;
@@ -287,28 +288,24 @@ static int take_datagram(size_t n)
     return answer != 0;
 }
 
-/* The cycle count ms milliseconds from now, at the nominal clock. */
-static uint64_t after_ms(uint32_t ms)
-{
-    return node_cycles() + (uint64_t)ms * SENSOR_CYCLES_PER_MS;
-}
-
 /* One handshake: HANDSHAKE, then until the server's Finished checks out, datagrams in and
- * answers out, asleep in between; the timer resends (HS_RESEND, doubled each time). */
+ * answers out, asleep in between; the timer resends (HS_RESEND, doubled each time). The timer counts
+ * cycles since `start` in 32 bits: its longest wait, 60 s (a longer first one provisioned is cut to
+ * it), is 3e9 cycles at the nominal clock. */
 static void handshake(const se_drv_ctrl_hs_config *cfg)
 {
-    const uint32_t first = prov.retransmit_ms ? prov.retransmit_ms : 1000u;
-    uint32_t wait = first, tries = 0;
-    uint64_t due;
+    const uint32_t first = prov.retransmit_ms == 0 ? 1000u
+                           : prov.retransmit_ms < RETRANSMIT_MAX_MS ? prov.retransmit_ms : RETRANSMIT_MAX_MS;
+    uint32_t wait = first, tries = 0, start;
     keys = write_epoch = 0;
     warnings = 0;
     last_mseq = 0x10000u;
     mark("hello");
     check(se_drv_ctrl_hs_start(&hs, cfg));
     send_answer(hs.out_len, hs.state);
-    due = after_ms(wait);
+    start = (uint32_t)node_cycles();
     while (hs.state != SE_CTRL_STATE_DONE) {
-        const uint64_t now = node_cycles();
+        const uint32_t gone = (uint32_t)node_cycles() - start, span = wait * SENSOR_CYCLES_PER_MS;
         size_t n = nic_recv(buf, MTU);
         if (n > MTU) {
             dropped++;
@@ -318,18 +315,17 @@ static void handshake(const se_drv_ctrl_hs_config *cfg)
             if (take_datagram(n) || hs.state != before) {
                 wait = first;
                 tries = 0;
-                due = after_ms(wait);
+                start = (uint32_t)node_cycles();
             }
-        } else if (now >= due) {
+        } else if (gone >= span) {
             if (++tries > MAX_RETRANSMITS)
                 fail("dtls", SE_ERR_TLS_TIMEOUT); /* (no alert: the stack's se_tls_timer sends none) */
             check(se_drv_ctrl_hs_resend(&hs));
             send_answer(hs.out_len, hs.state);
             wait = wait < RETRANSMIT_MAX_MS / 2 ? wait * 2 : RETRANSMIT_MAX_MS;
-            due = after_ms(wait);
-        } else { /* (at most 60 s away: 32 bits of cycles at 50 MHz) */
-            const uint64_t left = due - now;
-            sensor_wait_rx((left < UINT32_MAX ? (uint32_t)left : UINT32_MAX) / SENSOR_CYCLES_PER_MS + 1u);
+            start = (uint32_t)node_cycles();
+        } else {
+            sensor_wait_rx((span - gone) / SENSOR_CYCLES_PER_MS + 1u);
         }
     }
     mark("done");
@@ -440,16 +436,6 @@ int main(void)
         sensor_fail(SENSOR_EXIT_SETUP, "setup", NULL, (int)st, -1, -1);
     if (!name_from_cert())
         sensor_fail(SENSOR_EXIT_PROVISION, "provisioning", "bad node certificate", 0, -1, -1);
-    uint32_t out[16], valid;
-    if (parse(prov.ca, prov.ca_len, out, &valid) == SE_CTRL_ST_OK)
-        key_table(1);
-    /* The suite is the controller's choice of the two it offers (CCM_8, GCM); the options the
-     * controller has no room for are refused as the size build refuses them. */
-    if (prov.cid || (prov.mtu != 0 && prov.mtu < MTU) ||
-        (prov.suite != SE_TLS_ECDHE_ECDSA_AES_128_CCM_8 && prov.suite != SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256))
-        sensor_fail(SENSOR_EXIT_TLS, "dtls set-up", NULL, SE_ERR_NOT_SUPPORTED, -1, -1);
-    mark(NULL);
-
     const uint8_t *anchors[1] = {prov.ca}, *chain[1] = {prov.cert};
     size_t anchor_len[1] = {prov.ca_len}, chain_len[1] = {prov.cert_len};
     se_drv_ctrl_hs_config cfg = {
@@ -458,7 +444,21 @@ int main(void)
         .now = prov.now, .name = prov.server_name[0] ? prov.server_name : NULL,
         .cached = 1, /* as the sw sensor's cache: the first handshake fills the record, a second uses it */
         .slot_c = SLOT_C, .slot_s = SLOT_S, .datagram_max = MTU,
+        .placed = 1, /* (never changed: each handshake finds them where the boot put them) */
     };
+    uint32_t out[16], valid;
+    if (parse(prov.ca, prov.ca_len, out, &valid) == SE_CTRL_ST_OK)
+        key_table(1);
+    /* The anchor, the node's chain and the name into the window once (a configuration too large
+     * for it fails the first handshake instead, as it would without this). */
+    (void)se_drv_ctrl_hs_place(&cfg);
+    /* The suite is the controller's choice of the two it offers (CCM_8, GCM); the options the
+     * controller has no room for are refused as the size build refuses them. */
+    if (prov.cid || (prov.mtu != 0 && prov.mtu < MTU) ||
+        (prov.suite != SE_TLS_ECDHE_ECDSA_AES_128_CCM_8 && prov.suite != SE_TLS_ECDHE_ECDSA_AES_128_GCM_SHA256))
+        sensor_fail(SENSOR_EXIT_TLS, "dtls set-up", NULL, SE_ERR_NOT_SUPPORTED, -1, -1);
+    mark(NULL);
+
     for (unsigned h = 1; h <= prov.handshakes; h++) {
         uint8_t cached = 0, suite = 0;
         const uint64_t t0 = node_cycles();

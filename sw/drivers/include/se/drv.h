@@ -240,6 +240,12 @@ typedef struct {
     int cached;                  /* cached-certificate mode */
     unsigned slot_c, slot_s;     /* the AES key slots for the client's and the server's write keys */
     size_t datagram_max;         /* the longest datagram hs_datagram takes */
+    int placed;                  /* 1: this configuration's anchors, chain and name are as the last
+                                    hs_start or hs_place with it (the same struct) put them in the
+                                    window, unchanged: if the window still holds them (no write
+                                    below them, no program but the handshake's and KEY_TABLE since:
+                                    the driver keeps count), they are not written again (the time
+                                    is, if it changed) */
 } se_drv_ctrl_hs_config;
 
 typedef struct {
@@ -249,6 +255,9 @@ typedef struct {
 } se_drv_ctrl_hs;
 
 se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c);
+/* hs_start's window inputs alone, ahead of it (at boot: a firmware whose configuration never
+ * changes sets c->placed, and no handshake writes them again); SE_ERR_TLS_TOO_LARGE as hs_start. */
+se_status se_drv_ctrl_hs_place(const se_drv_ctrl_hs_config *c);
 se_status se_drv_ctrl_hs_datagram(se_drv_ctrl_hs *h, const uint8_t *d, size_t n);
 se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, unsigned type, unsigned epoch, size_t off, const uint8_t *body,
                                 size_t n);
