@@ -47,11 +47,13 @@ static se_status window(uint32_t addr, size_t n)
 }
 
 /* What the last se_drv_ctrl_hs_start or _place put in the window: the inputs of the configuration
- * placed_cfg up to the end of its client's chain (0: nothing placed, or something has written below
- * it since), with the time placed_now. Window writes below that end, and every program but the
- * handshake's and KEY_TABLE (which write above it: tests/ctrl/test_ctrl_openssl.py checks), end it. */
-static const se_drv_ctrl_hs_config *placed_cfg;
-static uint32_t placed_end;
+ * whose fingerprint (fingerprint(): its lists' and name's places and lengths) is placed_print, up
+ * to the end of its client's chain (placed_end; 0: nothing placed, or it may have been overwritten
+ * since), with the time placed_now. A window write below that end or into the handshake's state
+ * above SE_CTRL_CHAIN_TOP (its layout: where the datagram out goes) ends it, and so does every
+ * program but HS_RECORD, HS_RESEND and KEY_TABLE, and HANDSHAKE run by hs_start (which write
+ * above it: tests/ctrl/test_ctrl_openssl.py checks). */
+static uint32_t placed_print, placed_end;
 static int64_t placed_now;
 
 /* ERR clear and no bus fault: every access of the call was taken. */
@@ -65,7 +67,7 @@ se_status se_drv_ctrl_write(uint32_t addr, const uint8_t *p, size_t n)
     se_status st = window(addr, n);
     if (st != SE_OK)
         return st;
-    if (addr < placed_end)
+    if (addr < placed_end || addr + n > SE_CTRL_CHAIN_TOP)
         placed_end = 0;
     size_t i = 0;
     if (n % 4 != 0 && addr + n > SE_CTRL_SECRET_BASE)
@@ -126,9 +128,8 @@ se_status se_drv_ctrl_run(unsigned prog, const uint16_t regs[16], unsigned mask,
     se_status st = se_drv_wait(status, busy, 0);
     if (st != SE_OK)
         return st;
-    if (prog != SE_CTRL_PROG_HANDSHAKE && prog != SE_CTRL_PROG_HS_RECORD && prog != SE_CTRL_PROG_HS_RESEND &&
-        prog != SE_CTRL_PROG_KEY_TABLE)
-        placed_end = 0;
+    if (prog != SE_CTRL_PROG_HS_RECORD && prog != SE_CTRL_PROG_HS_RESEND && prog != SE_CTRL_PROG_KEY_TABLE)
+        placed_end = 0; /* (hs_start puts it back for its own HANDSHAKE) */
     wr(SE_CTRL_ERR, 0xffffffffu);
     for (uint32_t i = 0; i < 16; i++)
         if (mask & (1u << i))
@@ -425,6 +426,26 @@ static se_status hs_after(se_drv_ctrl_hs *h, se_status st, unsigned result, cons
     return SE_OK;
 }
 
+/* One more word into a fingerprint: rotated, then added, so that a change of any one word changes
+ * it (no multiplication: rv32i has none). Not a hash against an adversary: the caller is trusted. */
+static uint32_t mix(uint32_t h, uintptr_t x)
+{
+    return (h << 7 | h >> 25) + (uint32_t)x;
+}
+
+/* A configuration's anchors, chain and name as places and lengths, mixed into one word: a placement
+ * is kept for the same ones only. Their bytes are the caller's to keep (drv.h: `placed`). */
+static uint32_t fingerprint(const se_drv_ctrl_hs_config *c, size_t name_len)
+{
+    uint32_t h = mix(mix(1u, (uintptr_t)c->name), name_len);
+    for (size_t k = 0; k < c->n_anchors; k++)
+        h = mix(mix(h, (uintptr_t)c->anchors[k]), c->anchor_len[k]);
+    h = mix(h, c->n_anchors); /* (where one list ends) */
+    for (size_t i = 0; i < c->chain_n; i++)
+        h = mix(mix(h, (uintptr_t)c->chain[i]), c->chain_len[i]);
+    return mix(h, c->chain_n);
+}
+
 /* HANDSHAKE's registers 1..13 and h's places for the configuration c, and its inputs in the window
  * below SE_CTRL_CHAIN_TOP (the anchors, now, the name, the client's chain: written unless c->placed
  * finds them in place, then the time alone, if it changed). SE_ERR_TLS_TOO_LARGE, nothing written,
@@ -447,7 +468,8 @@ static se_status hs_layout(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c, ui
     if (name_len > 255 || c->datagram_max > SE_CTRL_CHAIN_TOP || total > SE_CTRL_CHAIN_TOP)
         return SE_ERR_TLS_TOO_LARGE;
 
-    const int keep = c->placed && placed_cfg == c && placed_end != 0;
+    const uint32_t print = fingerprint(c, name_len);
+    const int keep = c->placed && placed_end != 0 && placed_print == print;
     at = c->n_anchors > 0 ? lined_up(0, c->anchors[0]) : 0;
     regs[1] = (uint16_t)at;
     for (size_t k = 0; k < c->n_anchors && st == SE_OK; k++)
@@ -470,7 +492,7 @@ static se_status hs_layout(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c, ui
     for (size_t i = 0; i < c->chain_n && st == SE_OK; i++)
         st = put_entry(&at, c->chain[i], c->chain_len[i], keep);
     regs[8] = (uint16_t)at;
-    placed_cfg = c;
+    placed_print = print;
     placed_end = st == SE_OK ? at : 0;
     placed_now = c->now;
     regs[9] = (uint16_t)c->slot_c;
@@ -505,7 +527,9 @@ se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c
     se_status st = hs_layout(h, c, regs);
     if (st != SE_OK)
         return st;
+    const uint32_t end = placed_end;
     st = se_drv_ctrl_run(SE_CTRL_PROG_HANDSHAKE, regs, 0x3ffeu, &result, out, &valid);
+    placed_end = end; /* (HANDSHAKE writes above it) */
     return hs_after(h, st, result, out, valid);
 }
 

@@ -13,8 +13,13 @@ char sensor_name[32];
 
 void sensor_wait_rx(uint32_t ms)
 {
-    uint64_t deadline = node_cycles() + (uint64_t)ms * SENSOR_CYCLES_PER_MS;
-    if (ms != UINT32_MAX) {
+    sensor_wait_rx_until(ms == UINT32_MAX ? UINT64_MAX : node_cycles() + (uint64_t)ms * SENSOR_CYCLES_PER_MS);
+}
+
+void sensor_wait_rx_until(uint64_t deadline)
+{
+    const int timed = deadline != UINT64_MAX;
+    if (timed) {
         SYSCTL(TIMER_CMP_HI) = (uint32_t)(deadline >> 32);
         SYSCTL(TIMER_CMP_LO) = (uint32_t)deadline;
         SYSCTL(TIMER_CTRL) = BIT(SE_SYSCTL_TIMER_CTRL_EN_SHIFT);
@@ -26,7 +31,7 @@ void sensor_wait_rx(uint32_t ms)
         NIC(INTR_STATE) = BIT(SE_NIC_INTR_STATE_RX_SHIFT); /* ack first, then look (as nic_wait) */
         if (NIC(STATUS) & BIT(SE_NIC_STATUS_RX_AVAIL_SHIFT))
             break;
-        if (ms != UINT32_MAX && node_cycles() >= deadline)
+        if (timed && node_cycles() >= deadline)
             break;
         node_sleep();
     }

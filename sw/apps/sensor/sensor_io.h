@@ -18,6 +18,8 @@ enum { SENSOR_EXIT_OK = 0, SENSOR_EXIT_PROVISION = 1, SENSOR_EXIT_SETUP = 2, SEN
 /* Sleeps until a packet waits in the NIC or ms milliseconds have passed (UINT32_MAX: no limit),
  * on the nic_rx and timer sources of the intc; both are off again on return. */
 void sensor_wait_rx(uint32_t ms);
+/* The same until the cycle count (node_cycles) reaches deadline (UINT64_MAX: no limit). */
+void sensor_wait_rx_until(uint64_t deadline);
 
 /* Appends s or the decimal v at d; returns the new end (not terminated). Unbounded: each line's
  * buffer holds its longest form (the node's name 31 characters, a provisioning problem 25,

@@ -289,23 +289,25 @@ static int take_datagram(size_t n)
 }
 
 /* One handshake: HANDSHAKE, then until the server's Finished checks out, datagrams in and
- * answers out, asleep in between; the timer resends (HS_RESEND, doubled each time). The timer counts
- * cycles since `start` in 32 bits: its longest wait, 60 s (a longer first one provisioned is cut to
- * it), is 3e9 cycles at the nominal clock. */
+ * answers out, asleep in between; the timer resends (HS_RESEND, doubled each time). The timer runs
+ * in cycles at the nominal clock, `span` from the last progress to `due`: at most 60 s (a longer
+ * first one provisioned is cut to it), 3e9 cycles, so doubling it never leaves 32 bits. */
+#define SPAN_MAX (RETRANSMIT_MAX_MS * SENSOR_CYCLES_PER_MS)
+_Static_assert((uint64_t)RETRANSMIT_MAX_MS * SENSOR_CYCLES_PER_MS < UINT32_MAX, "the timer's span in 32 bits");
 static void handshake(const se_drv_ctrl_hs_config *cfg)
 {
-    const uint32_t first = prov.retransmit_ms == 0 ? 1000u
-                           : prov.retransmit_ms < RETRANSMIT_MAX_MS ? prov.retransmit_ms : RETRANSMIT_MAX_MS;
-    uint32_t wait = first, tries = 0, start;
+    const uint32_t first = prov.retransmit_ms == 0 ? 1000u * SENSOR_CYCLES_PER_MS
+                           : prov.retransmit_ms < RETRANSMIT_MAX_MS ? prov.retransmit_ms * SENSOR_CYCLES_PER_MS
+                                                                    : SPAN_MAX;
+    uint32_t span = first, tries = 0;
     keys = write_epoch = 0;
     warnings = 0;
     last_mseq = 0x10000u;
     mark("hello");
     check(se_drv_ctrl_hs_start(&hs, cfg));
     send_answer(hs.out_len, hs.state);
-    start = (uint32_t)node_cycles();
+    uint64_t due = node_cycles() + span;
     while (hs.state != SE_CTRL_STATE_DONE) {
-        const uint32_t gone = (uint32_t)node_cycles() - start, span = wait * SENSOR_CYCLES_PER_MS;
         size_t n = nic_recv(buf, MTU);
         if (n > MTU) {
             dropped++;
@@ -313,19 +315,19 @@ static void handshake(const se_drv_ctrl_hs_config *cfg)
             const uint8_t before = hs.state;
             /* progress, or a new flight out (the second ClientHello): the timer starts again */
             if (take_datagram(n) || hs.state != before) {
-                wait = first;
+                span = first;
                 tries = 0;
-                start = (uint32_t)node_cycles();
+                due = node_cycles() + span;
             }
-        } else if (gone >= span) {
+        } else if (node_cycles() >= due) {
             if (++tries > MAX_RETRANSMITS)
                 fail("dtls", SE_ERR_TLS_TIMEOUT); /* (no alert: the stack's se_tls_timer sends none) */
             check(se_drv_ctrl_hs_resend(&hs));
             send_answer(hs.out_len, hs.state);
-            wait = wait < RETRANSMIT_MAX_MS / 2 ? wait * 2 : RETRANSMIT_MAX_MS;
-            start = (uint32_t)node_cycles();
+            span = span < SPAN_MAX / 2 ? span * 2 : SPAN_MAX;
+            due = node_cycles() + span;
         } else {
-            sensor_wait_rx((span - gone) / SENSOR_CYCLES_PER_MS + 1u);
+            sensor_wait_rx_until(due);
         }
     }
     mark("done");

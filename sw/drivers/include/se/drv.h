@@ -240,12 +240,13 @@ typedef struct {
     int cached;                  /* cached-certificate mode */
     unsigned slot_c, slot_s;     /* the AES key slots for the client's and the server's write keys */
     size_t datagram_max;         /* the longest datagram hs_datagram takes */
-    int placed;                  /* 1: this configuration's anchors, chain and name are as the last
-                                    hs_start or hs_place with it (the same struct) put them in the
-                                    window, unchanged: if the window still holds them (no write
-                                    below them, no program but the handshake's and KEY_TABLE since:
-                                    the driver keeps count), they are not written again (the time
-                                    is, if it changed) */
+    int placed;                  /* 1: the bytes of the anchors, chain and name have not changed
+                                    since the last hs_start or hs_place that put them in the window:
+                                    if that one had the same lists and name (the same places and
+                                    lengths) and nothing may have overwritten them since (no window
+                                    write below them or into the handshake's state, no program but
+                                    the handshake's and KEY_TABLE: the driver keeps count), they
+                                    are not written again (the time is, if it changed) */
 } se_drv_ctrl_hs_config;
 
 typedef struct {
