@@ -63,7 +63,7 @@ class Pk:
         Only the programs the ctrl programs run, on P-256: FIELD, ORDER and CURVE take P-256 alone;
         VALIDATE, ECSM, ECSM_COMB, PADD, PRECOMP, ECDSA_SIGN, ECDSA_VERIFY and ECDSA_VERIFY_COMB
         check in rtl/pk/programs's order: the curve and the entry (BAD_SEQ; SIGN and VERIFY want G's
-        table in the entry, VERIFY_COMB G's in entry 0 and, after the point's check, Q's in the entry), then r and s in [1, n - 1]
+        table in the entry, VERIFY_COMB and ECSM_COMB G's in entry 0 and, after the point's check, VERIFY_COMB Q's in the entry), then r and s in [1, n - 1]
         (VERIFY_FAIL), then points (BAD_POINT: coordinates below p, on the curve, x not 0), k and
         d (BAD_SCALAR), then the result (INFINITY, RETRY, VERIFY_FAIL)."""
         P = isa.PK_PROG
@@ -104,7 +104,7 @@ class Pk:
             r = add(mul(u1, g), mul(u2, q))
             return "OK" if r is not None and r[0] % P256_N == slot("RX") else "VERIFY_FAIL"
         if prog in (P["ECSM_COMB"], P["ECSM"]):
-            if prog == P["ECSM_COMB"] and table is None:
+            if prog == P["ECSM_COMB"] and (table is None or self.tables.get(0) != P256_G):
                 return "BAD_SEQ"
             if prog == P["ECSM"] and not point(*q):
                 return "BAD_POINT"
@@ -236,6 +236,10 @@ class Machine:
     def load(self, addr, data):
         for i, x in enumerate(data):
             self.mem[(addr + i) & AMASK] = x
+
+    def wipe(self):
+        """CMD WIPE (ctrl_wb.sv): the secret top's bytes zeroed (the DRBG unseeded, the keys gone)."""
+        self.mem[isa.SECRET_BASE:] = bytes(isa.MEM_BYTES - isa.SECRET_BASE)
 
     def run(self, prog, regs=None, budget=1_000_000, trace=None):
         """Runs program prog (its name) with registers regs (index -> value); returns the status

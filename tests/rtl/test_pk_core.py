@@ -218,9 +218,9 @@ async def scalar_multiplication_all_curves(dut):
 @cocotb.test()
 async def precompute_cache(dut):
     """Six cache entries hold six tables at once (G and five public keys); an entry never
-    computed, an entry number >= 6, a table from an earlier curve, ECDSA_VERIFY_COMB before G's
-    table (entry 0) or with another point's there, or ECDSA_SIGN and ECDSA_VERIFY on a table of
-    another point than G give BAD_SEQ."""
+    computed, an entry number >= 6, a table from an earlier curve, ECDSA_VERIFY_COMB or ECSM_COMB
+    before G's table (entry 0) or with another point's there, or ECDSA_SIGN and ECDSA_VERIFY on a
+    table of another point than G give BAD_SEQ."""
     tb = TB(dut)
     await tb.reset()
     rng = random.Random(17)
@@ -268,6 +268,10 @@ async def precompute_cache(dut):
         await tb.write(s_, v)
     st, _ = await tb.cmd("RUN", prog=PROG["ECDSA_VERIFY_COMB"], slot=1)
     assert st == ST["BAD_SEQ"]
+    await tb.write("K", 5)                     # nor the comb on any entry: "k G" would be k Q
+    for e in (0, 2):
+        st, _ = await tb.cmd("RUN", prog=PROG["ECSM_COMB"], slot=e)
+        assert st == ST["BAD_SEQ"], e
     await tb.load(CURVES["secp224r1"])         # a new curve: every table is gone
     st, _ = await tb.cmd("RUN", prog=PROG["ECSM_COMB"], slot=0)
     assert st == ST["BAD_SEQ"]

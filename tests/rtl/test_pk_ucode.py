@@ -33,9 +33,10 @@ def test_programs_on_every_curve():
         p, n, G = c[0], c[5], (c[3], c[4])
         L = ucode.DW * -(-n.bit_length() // ucode.DW)
         Q = ref_mul(c, rng.randrange(1, n), G)
-        m.write(S["QX"], G[0])
-        m.write(S["QY"], G[1])
-        assert m.run("PRECOMP", entry=2) == ST["OK"]
+        for e in (0, 2):                                 # (entry 0 is G's for every comb program)
+            m.write(S["QX"], G[0])
+            m.write(S["QY"], G[1])
+            assert m.run("PRECOMP", entry=e) == ST["OK"]
         for k in [0, 1, 2, n - 1, n, n + 1, (1 << L) - 1] + [rng.randrange(n) for _ in range(3)]:
             want = ref_mul(c, k % n, G)
             for prog, point in (("ECSM_G", None), ("ECSM", Q), ("ECSM_COMB", None)):
@@ -137,8 +138,15 @@ def test_sequences_and_cache_rules():
     for k_, v in (("QX", Q[0]), ("QY", Q[1]), ("E", 13), ("RX", r_), ("RY", s_)):
         m.write(S[k_], v)
     assert m.run("ECDSA_VERIFY_COMB", entry=3) == ST["BAD_SEQ"]
+    m.write(S["K"], 5)                                    # nor k G on any entry: "k G" of entry 0
+    assert m.run("ECSM_COMB", entry=0) == ST["BAD_SEQ"]   # would be k Q, a key exchange's secret
+    assert m.run("ECSM_COMB", entry=1) == ST["BAD_SEQ"]
+    m.write(S["QX"], c[3])
+    m.write(S["QY"], c[4])
+    assert m.run("PRECOMP", entry=0) == ST["OK"]
     m.write(S["K"], 5)
-    assert m.run("ECSM_COMB", entry=1) == ST["OK"]
+    assert m.run("ECSM_COMB", entry=3) == ST["OK"]        # G's again: k P for the P of any entry
+    assert (m.slots[S["RX"]], m.slots[S["RY"]]) == ref_mul(c, 5, Q)
     m.write(S["A"], c[1] % c[0])                          # a new curve empties the cache
     load(m, c)
     assert m.run("ECSM_COMB", entry=1) == ST["BAD_SEQ"]

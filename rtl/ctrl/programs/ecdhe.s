@@ -6,8 +6,9 @@
 # (p256_check): p, n, and a, b and G in the Montgomery domain CURVE put them in, with the curve
 # loaded (FIELD and CURVE made the Montgomery constants from p and b after the last write of a
 # curve slot: pk forgets a curve whose slots are written). A curve of the bus's making would give
-# k away in k G. G's table (cache entry 0) may be of another point of P-256: then
-# k G is wrong, but tells no more than k G does. k is used once: the program zeroes K_AT as soon as
+# k away in k G. G's table (cache entry 0) must be G's: pk's ECSM_COMB refuses another point's
+# there (BAD_SEQ: ENGINE here), which would make "k G" k Q for the peer's Q, the premaster in the
+# clear (a table pk's PRECOMP makes of any point the bus gives it). k is used once: the program zeroes K_AT as soon as
 # pk holds it, so a k partly rewritten by the bus and run again shows nothing of the first one. The
 # engine clears pk's operand slots after the program, so neither k nor k Q stays there.
 

@@ -44,9 +44,12 @@ pre_dbl3:
     END
 
 # ECSM_COMB: (RX, RY) = K * P for the P cached in entry CMD.SLOT: fixed-base comb, one
-# doubling and one addition per column, both complete; column digit 0 adds nothing (SEL)
+# doubling and one addition per column, both complete; column digit 0 adds nothing (SEL). Entry 0
+# must hold G's table, as for every program that reads it (BAD_SEQ otherwise): k G is a key's
+# public half, and its callers run it on entry 0.
 .entry ECSM_COMB
-    NEED CURVE ENTRY CACHED
+    NEED CURVE ENTRY CACHED GCACHED
+    g_entry TLD.g
     SCAL.n K
     JF bad_scalar             # K >= 2^(DW ndig_n): ends at once, as the status says
     CALL comb

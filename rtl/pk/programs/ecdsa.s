@@ -1,17 +1,5 @@
 # ECDSA: sign, verify, and verify with a cached key (the joint comb).
 
-# The cache entry's point is G (BAD_SEQ otherwise): a table of another point, which the host can
-# have PRECOMP make there, would give ECDSA_SIGN an r of another k, and two signatures of one hash
-# with one k and two r give the key away; and verification a wrong verdict. \tld: TLD, the running
-# entry; TLD.g, entry 0 (the joint comb's G).
-.macro g_entry tld
-    \tld T4, T5, T1
-    EQ GX, T4
-    JNF wrong_entry
-    EQ GY, T5
-    JNF wrong_entry
-.endm
-
 # ECDSA_SIGN: r = x(kG) mod n, s = k^-1 (e + r d) mod n into (RX, RY)
 .entry ECDSA_SIGN
     NEED CURVE ENTRY CACHED   # the cache entry holds G's table

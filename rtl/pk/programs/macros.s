@@ -26,3 +26,16 @@
     SEL QY, QY, Z0
     SEL E, E, X1
 .endm
+
+# The cache entry's point is G (BAD_SEQ otherwise, at wrong_entry: ecdsa.s): a table of another
+# point, which the host can have PRECOMP make there, would give ECDSA_SIGN an r of another k, and
+# two signatures of one hash with one k and two r give the key away; verification a wrong verdict;
+# and ECSM_COMB, whose entry 0 the protocol controller takes for G's, k Q for a key k G (an ECDHE
+# public key that is the shared secret). \tld: TLD, the running entry; TLD.g, entry 0 (G's).
+.macro g_entry tld
+    \tld T4, T5, T1
+    EQ GX, T4
+    JNF wrong_entry
+    EQ GY, T5
+    JNF wrong_entry
+.endm
