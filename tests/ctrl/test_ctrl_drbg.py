@@ -48,6 +48,7 @@ def test_against_the_model(tally):
     for i in range(40):
         entropy, rest = rng.randbytes(rng.choice((32, 64, rng.randrange(32, 65)))), rng.randbytes(rng.randrange(65))
         ref = HmacDrbg(entropy, rest, b"")
+        m.wipe()                                   # (an instantiation takes no seeded state)
         assert seed(m, entropy, rest) == "OK"
         assert bytes(m.mem[EQU["ENT_AT"]:EQU["ENT_AT"] + 128]) == bytes(128)   # used once: zeroed
         for _ in range(3):
@@ -100,6 +101,25 @@ def test_no_entropy():
     assert draw(m, 32)[0] == "OK"
 
 
+def test_no_second_instantiation():
+    """The bus writes the entropy input, so a seeded DRBG is not instantiated again (BAD_INPUT, the
+    state going on as the model's, the entropy input untouched): else the bus would know every k
+    ECDHE draws after. A reseed mixes its bytes into the state; after WIPE it instantiates."""
+    m = model.Machine()
+    ref = HmacDrbg(bytes(range(48)), b"", b"")
+    assert seed(m, bytes(range(48)), b"") == "OK"
+    m.load(EQU["ENT_AT"], bytes(32))
+    assert m.run("DRBG_SEED", {1: 32, 2: REST, 3: REST, 4: 0}) == "BAD_INPUT"
+    assert bytes(m.mem[EQU["ENT_AT"]:EQU["ENT_AT"] + 32]) == bytes(32)
+    assert draw(m, 32) == ("OK", ref.generate(32, b""))
+    ref.reseed(bytes(32), b"")
+    assert seed(m, bytes(32), b"", reseed=True) == "OK"
+    assert draw(m, 32) == ("OK", ref.generate(32, b""))
+    m.wipe()
+    assert seed(m, bytes(32), b"") == "OK"
+    assert draw(m, 32) == ("OK", HmacDrbg(bytes(32), b"", b"").generate(32, b""))
+
+
 def test_cycles_depend_on_lengths_alone():
     rng = random.Random(3)
     seen = {}
@@ -113,11 +133,11 @@ def test_cycles_depend_on_lengths_alone():
     assert all(len(c) == 1 for c in seen.values()), seen
 
 
-@pytest.mark.parametrize("prog, regs", [
-    ("DRBG_SEED", {1: 31, 2: REST, 3: REST, 4: 0}), ("DRBG_SEED", {1: 65, 2: REST, 3: REST, 4: 0}),
-    ("DRBG_SEED", {1: 32, 2: REST, 3: REST + 65, 4: 0}), ("DRBG_SEED", {1: 32, 2: REST, 3: REST, 4: 2}),
-    ("DRBG_SEED", {1: 32, 2: isa.SECRET_BASE - 8, 3: isa.SECRET_BASE + 8, 4: 0}),
-    ("DRBG_SEED", {1: 32, 2: REST + 4, 3: REST, 4: 0}),
+@pytest.mark.parametrize("prog, regs", [   # (reseeds: an instantiation over the seed is refused anyway)
+    ("DRBG_SEED", {1: 31, 2: REST, 3: REST, 4: 1}), ("DRBG_SEED", {1: 65, 2: REST, 3: REST, 4: 1}),
+    ("DRBG_SEED", {1: 32, 2: REST, 3: REST + 65, 4: 1}), ("DRBG_SEED", {1: 32, 2: REST, 3: REST, 4: 2}),
+    ("DRBG_SEED", {1: 32, 2: isa.SECRET_BASE - 8, 3: isa.SECRET_BASE + 8, 4: 1}),
+    ("DRBG_SEED", {1: 32, 2: REST + 4, 3: REST, 4: 1}),
     ("RANDOM", {1: OUT, 2: 0}), ("RANDOM", {1: OUT, 2: 1025}), ("RANDOM", {1: isa.SECRET_BASE - 31, 2: 32}),
     ("RANDOM", {1: 0xfff0, 2: 32}),
 ])

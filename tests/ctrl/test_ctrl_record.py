@@ -35,6 +35,9 @@ from se_cli import ROOT
 
 sys.path.insert(0, str(ROOT / "rtl" / "ctrl"))
 import ctrl_asm as asm  # noqa: E402
+import ctrl_isa as isa  # noqa: E402
+import ctrl_model as model  # noqa: E402
+from drbg_model import HmacDrbg  # noqa: E402
 
 EQU = asm.load().equ
 HS = EQU["HS_AT"]
@@ -378,6 +381,58 @@ def test_resend_checks_the_state_again(pki):
         assert c.m.run("HS_RESEND") == "BAD_INPUT", name
         assert bytes(c.m.mem[EQU["SECRET_BASE"]:]) == secret, name
         assert bytes(c.m.mem[HS + EQU["HS_WSEQ"]:HS + EQU["HS_WSEQ"] + 2]) == wseq, name
+
+
+def _to_server_hello_done(pki, request):
+    """A client whose next record is the server's ServerHelloDone: (client, that record)."""
+    c = Client(pki)
+    msgs, _ = server_flight(pki, c.start(), request=request)
+    for i, (t, b) in enumerate(msgs[:-1]):
+        assert c.record(handshake_msg(t, i, b)) == "OK"
+    return c, handshake_msg(14, len(msgs) - 1, b"")
+
+
+@pytest.mark.parametrize("request_", [False, True], ids=["no-request", "request"])
+def test_another_table_where_gs_must_be(pki, request_):
+    """The bus may have pk's PRECOMP put the table of another point into entry 0, G's, between two
+    programs: the server's ECDHE point (HS_SP, public) would make ECDHE's "k G" k Q, the premaster,
+    and send it in the ClientKeyExchange. pk's ECSM_COMB refuses a table of another point than G in
+    entry 0, so the flight is ENGINE (the internal_error alert), the machine FAILED, no datagram goes
+    out, and pk computed neither "k G" nor the premaster (with a CertificateRequest SIGN would refuse
+    the table too, but only after the flight's ClientKeyExchange was in the window); with G's table
+    back, a new handshake goes through."""
+    c, shd = _to_server_hello_done(pki, request_)
+    sp = HS + EQU["HS_SP"]
+    c.m.pk.write(isa.PK_SLOT["QX"], int.from_bytes(c.m.mem[sp:sp + 32], "big"))
+    c.m.pk.write(isa.PK_SLOT["QY"], int.from_bytes(c.m.mem[sp + 32:sp + 64], "big"))
+    assert c.m.pk.run(isa.PK_PROG["PRECOMP"], 0) == "OK"
+    c.m.out.clear()
+    c.m.pk.runs.clear()
+    assert c.record(shd) == "ENGINE"
+    assert c.state() == ST["FAILED"] and c.out() == b""
+    assert [r for r in c.m.pk.runs if r[0].startswith("ECSM")] == [("ECSM_COMB", 0, "BAD_SEQ")]  # no k Q
+    assert bytes(c.m.mem[EQU["PMS_AT"]:EQU["PMS_AT"] + 32]) == bytes(32)
+    c.m.pk.write(isa.PK_SLOT["QX"], model.P256_G[0])
+    c.m.pk.write(isa.PK_SLOT["QY"], model.P256_G[1])
+    assert c.m.pk.run(isa.PK_PROG["PRECOMP"], 0) == "OK"
+    msgs, _ = server_flight(pki, c.start(), request=request_)
+    for i, (t, b) in enumerate(msgs):
+        assert c.record(handshake_msg(t, i, b)) == "OK"
+    assert c.state() == ST["CCS"]
+
+
+def test_the_drbg_is_not_started_again(pki):
+    """Between two programs the bus may run DRBG_SEED with entropy of its own: an instantiation over
+    the seed would let it know ECDHE's next k, and so the premaster and every key. It is BAD_INPUT,
+    and the flight's k stays the DRBG's own: not the one the bus's entropy would give."""
+    c, shd = _to_server_hello_done(pki, False)
+    ent = bytes(range(32))
+    c.m.load(EQU["ENT_AT"], ent)
+    assert c.m.run("DRBG_SEED", {1: 32, 2: 0, 3: 0, 4: 0}) == "BAD_INPUT"
+    assert c.record(shd) == "OK" and c.state() == ST["CCS"]
+    k = int.from_bytes(HmacDrbg(ent, b"", b"").generate(32, b""), "big")
+    kg = model.mul(k, model.P256_G)
+    assert kg[0].to_bytes(32, "big") + kg[1].to_bytes(32, "big") not in c.out()
 
 
 def test_cached_mode_checks_its_inputs(pki):

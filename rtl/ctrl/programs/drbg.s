@@ -18,7 +18,10 @@
 # DRBG_SEED: r1 the entropy input's length (32..64 bytes at ENT_AT); r2, r3 the public rest of the
 # seed material, at most 64 bytes below the secret top (instantiate: nonce || personalization
 # string; reseed: additional input); r4 0 to instantiate (Key = 0x00.., V = 0x01..), 1 to reseed
-# (NO_ENTROPY without a seed). BAD_INPUT for lengths or spans out of range, or r4 past 1.
+# (NO_ENTROPY without a seed). BAD_INPUT for lengths or spans out of range, r4 past 1, or an
+# instantiation over a seed: the bus chooses the entropy input, so once seeded the state only takes
+# more (a reseed) until WIPE; were it to start again from bytes of the bus's choosing, the bus would
+# know every key ECDHE draws after.
 .entry DRBG_SEED
     CMPI r1, 32
     J.c bad_input
@@ -41,6 +44,10 @@
     J.z no_entropy
     J seed_go
 seed_new:
+    LDI t, DC_AT
+    LDH r6, t, 0
+    CMPI r6, 0
+    J.nz bad_input
     CALL dinit
 seed_go:
     LDI r7, ENT_AT                  # the seed material: the entropy input, then the public rest
