@@ -108,12 +108,13 @@ def test_no_second_instantiation():
     m = model.Machine()
     ref = HmacDrbg(bytes(range(48)), b"", b"")
     assert seed(m, bytes(range(48)), b"") == "OK"
-    m.load(EQU["ENT_AT"], bytes(32))
+    ent = bytes(range(100, 132))
+    m.load(EQU["ENT_AT"], ent)
     assert m.run("DRBG_SEED", {1: 32, 2: REST, 3: REST, 4: 0}) == "BAD_INPUT"
-    assert bytes(m.mem[EQU["ENT_AT"]:EQU["ENT_AT"] + 32]) == bytes(32)
+    assert bytes(m.mem[EQU["ENT_AT"]:EQU["ENT_AT"] + 32]) == ent
     assert draw(m, 32) == ("OK", ref.generate(32, b""))
-    ref.reseed(bytes(32), b"")
-    assert seed(m, bytes(32), b"", reseed=True) == "OK"
+    ref.reseed(ent, b"")
+    assert seed(m, ent, b"", reseed=True) == "OK"
     assert draw(m, 32) == ("OK", ref.generate(32, b""))
     m.wipe()
     assert seed(m, bytes(32), b"") == "OK"

@@ -256,8 +256,9 @@ typedef struct {
 } se_drv_ctrl_hs;
 
 se_status se_drv_ctrl_hs_start(se_drv_ctrl_hs *h, const se_drv_ctrl_hs_config *c);
-/* hs_start's window inputs alone, ahead of it (at boot: a firmware whose configuration never
- * changes sets c->placed, and no handshake writes them again); SE_ERR_TLS_TOO_LARGE as hs_start. */
+/* hs_start's window inputs alone, ahead of it, between handshakes (at boot: a firmware whose
+ * configuration never changes sets c->placed, and no handshake writes them again; a placement is
+ * kept for the same lists and name only); SE_ERR_TLS_TOO_LARGE as hs_start. */
 se_status se_drv_ctrl_hs_place(const se_drv_ctrl_hs_config *c);
 se_status se_drv_ctrl_hs_datagram(se_drv_ctrl_hs *h, const uint8_t *d, size_t n);
 se_status se_drv_ctrl_hs_record(se_drv_ctrl_hs *h, unsigned type, unsigned epoch, size_t off, const uint8_t *body,
