@@ -387,9 +387,9 @@ def _to_server_hello_done(pki, request):
     """A client whose next record is the server's ServerHelloDone: (client, that record)."""
     c = Client(pki)
     msgs, _ = server_flight(pki, c.start(), request=request)
-    for i, (t, b) in enumerate(msgs[:-1]):
-        assert c.record(handshake_msg(t, i, b)) == "OK"
-    return c, handshake_msg(14, len(msgs) - 1, b"")
+    recs = [handshake_msg(t, i, b) for i, (t, b) in enumerate(msgs)]
+    assert deliver(c, recs[:-1]) == ["OK"] * (len(recs) - 1)
+    return c, recs[-1]
 
 
 @pytest.mark.parametrize("request_", [False, True], ids=["no-request", "request"])
@@ -416,8 +416,7 @@ def test_another_table_where_gs_must_be(pki, request_):
     c.m.pk.write(isa.PK_SLOT["QY"], model.P256_G[1])
     assert c.m.pk.run(isa.PK_PROG["PRECOMP"], 0) == "OK"
     msgs, _ = server_flight(pki, c.start(), request=request_)
-    for i, (t, b) in enumerate(msgs):
-        assert c.record(handshake_msg(t, i, b)) == "OK"
+    assert deliver(c, [handshake_msg(t, i, b) for i, (t, b) in enumerate(msgs)]) == ["OK"] * len(msgs)
     assert c.state() == ST["CCS"]
 
 
