@@ -64,7 +64,7 @@ class Pk:
         VALIDATE, ECSM, ECSM_COMB, PADD, PRECOMP, ECDSA_SIGN, ECDSA_VERIFY and ECDSA_VERIFY_COMB
         check in rtl/pk/programs's order: the curve and the entry (BAD_SEQ; SIGN and VERIFY want G's
         table in the entry, VERIFY_COMB and ECSM_COMB G's in entry 0 and, after the point's check, VERIFY_COMB Q's in the entry), then r and s in [1, n - 1]
-        (VERIFY_FAIL), then points (BAD_POINT: coordinates below p, on the curve, x not 0), k and
+        (VERIFY_FAIL), then points (BAD_POINT: coordinates below p, on the curve), k and
         d (BAD_SCALAR), then the result (INFINITY, RETRY, VERIFY_FAIL)."""
         P = isa.PK_PROG
         slots = self.slots
@@ -158,9 +158,9 @@ def mul(k, pt):
 
 
 def point(x, y):
-    """pk's load_q: a point of P-256 with x not 0 (rtl/pk/README.md: its x-only ladder refuses it)."""
+    """pk's load_q: a point of P-256 (coordinates below p, on the curve)."""
     try:
-        return x != 0 and ec.EllipticCurvePublicNumbers(x, y, ec.SECP256R1()).public_key() is not None
+        return ec.EllipticCurvePublicNumbers(x, y, ec.SECP256R1()).public_key() is not None
     except ValueError:
         return False
 

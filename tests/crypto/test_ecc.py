@@ -8,9 +8,10 @@ import pytest
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, x25519
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature, encode_dss_signature
 
 import ossl
+import p256_model as p256
 from nist import parse
 
 # Every suite runs on the library (sw) and on the engine model (rtl, a spread subset: budget).
@@ -432,6 +433,37 @@ def test_invalid_points_scalars_and_signatures(batch, tally):
     tally("ecc negative cases", len(cases))
 
 
+def test_points_with_x_zero(batch, tally):
+    """P-256's points (0, +-sqrt(b)) are valid keys, and every backend must take them (the engine's
+    x-only ladder once refused them): ec_validate; ECDH against cryptography's; and a signature
+    made from the verification equation (e = u1 s, r = x(u1 G + u2 Q) mod n, s = r / u2, with
+    tests/p256_model.py), which cryptography verifies first, verifies, and with another hash not."""
+    rng = random.Random(24)
+    nb, y0 = 32, pow(p256.B, (p256.P + 1) // 4, p256.P)     # (P = 3 mod 4)
+    assert y0 * y0 % p256.P == p256.B
+    reqs, want = [], []
+    for y in (y0, p256.P - y0):
+        pub = ec.EllipticCurvePublicNumbers(0, y, ec.SECP256R1()).public_key()
+        pub_hex_ = "04" + i2h(0, nb) + i2h(y, nb)
+        k = rng.randrange(1, p256.N)
+        reqs += [{"op": "ec_validate", "curve": "secp256r1", "pub": pub_hex_},
+                 {"op": "ecdh", "curve": "secp256r1", "key": i2h(k, nb), "pub": pub_hex_}]
+        want += [{"valid": True}, {"shared": ec.derive_private_key(k, ec.SECP256R1()).exchange(ec.ECDH(), pub).hex()}]
+        u1, u2 = rng.randrange(1, p256.N), rng.randrange(1, p256.N)
+        r = p256.add(p256.times_g(u1), p256.mul(u2, (0, y)))[0] % p256.N
+        s = r * pow(u2, -1, p256.N) % p256.N
+        e = u1 * s % p256.N
+        pub.verify(encode_dss_signature(r, s), e.to_bytes(32, "big"), ec.ECDSA(Prehashed(hashes.SHA256())))
+        for h, w in ((e, {"valid": True}), ((e + 1) % p256.N, {"error": "bad_signature"})):
+            reqs.append({"op": "ecdsa_verify", "curve": "secp256r1", "pub": pub_hex_, "hash": i2h(h, nb),
+                         "r": i2h(r, nb), "s": i2h(s, nb)})
+            want.append(w)
+    for q, w, g in zip(reqs, want, batch(reqs)):
+        assert "error" not in g or "error" in w, f"{q}: {g}"
+        assert all(g.get(key) == v for key, v in w.items()), f"{q}: {g}"
+    tally("ecc points with x = 0", len(reqs))
+
+
 def test_hash_truncation_any_length(batch):
     """A hash longer than n is cut to its leftmost bits(n) bits (SEC 1 4.1.3 step 5)."""
     k = ec.derive_private_key(777, ec.SECP192R1())
@@ -439,7 +471,6 @@ def test_hash_truncation_any_length(batch):
     pub = "04" + i2h(q.x, 24) + i2h(q.y, 24)
     digest = hashlib.sha512(b"long hash").digest()
     got = batch([{"op": "ecdsa_sign", "curve": "secp192r1", "key": i2h(777, 24), "hash": digest.hex()}])[0]
-    from cryptography.hazmat.primitives.asymmetric.utils import Prehashed
     k.public_key().verify(bytes.fromhex(got["der"]), digest, ec.ECDSA(Prehashed(hashes.SHA512())))
 
 

@@ -171,8 +171,8 @@ def test_ecdhe_checks_the_curve():
 
 
 def test_ecdhe_refusals(monkeypatch):
-    """A peer's point off the curve, with a coordinate past p, or with x = 0 (pk refuses it) is
-    INVALID_POINT; spans in the secret top are BAD_INPUT; and a k that is 0 modulo n (pk's k G at
+    """A peer's point off the curve (x = 0 with another point's y among them) or with a coordinate
+    past p is INVALID_POINT; spans in the secret top are BAD_INPUT; and a k that is 0 modulo n (pk's k G at
     infinity: a DRBG cannot be made to give it, so the model's pk says so) is BAD_INPUT."""
     from cryptography.hazmat.primitives.asymmetric import ec
     m = seeded()

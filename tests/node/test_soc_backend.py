@@ -199,6 +199,24 @@ def test_ecdh_kas_and_pkv(soc, vectors):
             assert g.get("error") == "invalid_point"
 
 
+def test_points_with_x_zero(soc):
+    """P-256's points (0, +-sqrt(b)), valid keys whose x is 0: valid, and ECDH with one gives
+    cryptography's shared secret (the engine's ladder once refused them)."""
+    p, b = 2**256 - 2**224 + 2**192 + 2**96 - 1, 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
+    y0 = pow(b, (p + 1) // 4, p)                   # (p = 3 mod 4)
+    assert y0 * y0 % p == b
+    reqs, want = [], []
+    for y in (y0, p - y0):
+        pub = "04" + "00" * 32 + y.to_bytes(32, "big").hex()
+        k = random.Random(y).randrange(1, 2**255)
+        peer = ec.EllipticCurvePublicNumbers(0, y, ec.SECP256R1()).public_key()
+        reqs += [{"op": "ec_validate", "curve": "secp256r1", "pub": pub},
+                 {"op": "ecdh", "curve": "secp256r1", "key": k.to_bytes(32, "big").hex(), "pub": pub}]
+        want += [{"valid": True}, {"shared": ec.derive_private_key(k, ec.SECP256R1()).exchange(ec.ECDH(), peer).hex()}]
+    for q, w, g in zip(reqs, want, soc(reqs)):
+        assert all(g.get(key) == v for key, v in w.items()), f"{q}: {g}"
+
+
 def test_x25519_rfc7748_and_mod(soc):
     """RFC 7748 5.2's first vector, and the big-integer commands against Python's integers."""
     reqs = [{"op": "x25519", "scalar": "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",

@@ -344,7 +344,7 @@ async def programs(dut):
             seen[f"{prog} {v}"] = seen.get(f"{prog} {v}", 0) + 1
     # The DRBG: RANDOM and ECDHE without a seed (NO_ENTROPY), DRBG_SEED (instantiate, reseed, a
     # refusal), RANDOM of several lengths. Then ECDHE, its k from the DRBG: the peer's point from the
-    # `cryptography` package, one off the curve, one with x = 0 (pk refuses it), and k G asked into
+    # `cryptography` package, two off the curve (one with x = 0), and k G asked into
     # the secret top
     from cryptography.hazmat.primitives.asymmetric import ec
     ent_at, pms_at, peer_at, rest_at = m.asm.equ["ENT_AT"], m.asm.equ["PMS_AT"], 0x0300, 0x0380

@@ -278,6 +278,56 @@ async def precompute_cache(dut):
 
 
 @cocotb.test()
+async def points_with_x_zero(dut):
+    """The points (0, +-sqrt(b)) of P-256 and P-192, valid keys whose x is 0: VALIDATE takes them,
+    ECSM multiplies them (x against cryptography's ECDH, the point against the SEC 1 model) in the
+    cycles of any other point, and ECDSA_VERIFY and, from their table, ECDSA_VERIFY_COMB check a
+    signature by one (made from the verification equation: e = u1 s, r = x(u1 G + u2 Q) mod n,
+    s = r / u2; cryptography verifies it first)."""
+    tb = TB(dut)
+    await tb.reset()
+    rng = random.Random(24)
+    for name in ("secp256r1", "secp192r1"):
+        c = CURVES[name]
+        p, a, b, gx, gy, n = c
+        assert p % 4 == 3
+        y0 = pow(b, (p + 1) // 4, p)
+        assert y0 * y0 % p == b % p
+        await tb.load(c)
+        _, _, other = await tb.ecsm(rng.randrange(1, n), ref_mul(c, rng.randrange(1, n), (gx, gy)))
+        await tb.write("QX", gx)
+        await tb.write("QY", gy)
+        assert (await tb.cmd("RUN", prog=PROG["PRECOMP"], slot=0))[0] == ST["OK"]
+        nb = (p.bit_length() + 7) // 8
+        for Q in ((0, y0), (0, p - y0)):
+            await tb.write("QX", Q[0])
+            await tb.write("QY", Q[1])
+            assert (await tb.run("VALIDATE"))[0] == ST["OK"], (name, Q)
+            pub = ec.EllipticCurvePublicNumbers(Q[0], Q[1], CRYPTO[name]).public_key()
+            for k in (1, 2, 3, n - 2, n - 1, rng.randrange(1, n), rng.randrange(1, n)):
+                R, st, cy = await tb.ecsm(k, Q)
+                assert st == ST["OK"] and R == ref_mul(c, k, Q), (name, Q, k)
+                shared = ec.derive_private_key(k, CRYPTO[name]).exchange(ec.ECDH(), pub)
+                assert R[0] == int.from_bytes(shared, "big"), (name, k)
+                assert cy == other, (name, k, cy, other)
+            _, st, _ = await tb.ecsm(n, Q)
+            assert st == ST["INFINITY"]
+            u1, u2 = rng.randrange(1, n), rng.randrange(1, n)
+            r = ref_add(c, ref_mul(c, u1, (gx, gy)), ref_mul(c, u2, Q))[0] % n
+            s = r * pow(u2, -1, n) % n
+            e = u1 * s % n
+            digest = e.to_bytes(nb, "big").ljust(32, b"\0")  # its leftmost bits: e
+            pub.verify(encode_dss_signature(r, s), digest, ec.ECDSA(Prehashed(hashes.SHA256())))
+            assert (await tb.cmd("RUN", prog=PROG["PRECOMP"], slot=1))[0] == ST["OK"]  # Q's table
+            for prog, slot in (("ECDSA_VERIFY", 0), ("ECDSA_VERIFY_COMB", 1)):
+                for e_, want in ((e, "OK"), ((e + 1) % n, "VERIFY_FAIL")):
+                    for s_, v in (("E", e_), ("RX", r), ("RY", s), ("QX", Q[0]), ("QY", Q[1])):
+                        await tb.write(s_, v)
+                    st, _ = await tb.cmd("RUN", prog=PROG[prog], slot=slot)
+                    assert st == ST[want], (name, prog, want, st)
+
+
+@cocotb.test()
 async def invalid_points_and_scalars(dut):
     tb = TB(dut)
     await tb.reset()

@@ -43,7 +43,7 @@
 
 # ECDHE: r2 the peer's point x || y (64 bytes), r3 where k G goes (x || y, 64 bytes), both below the
 # secret top (BAD_INPUT otherwise). A k that is 0 modulo n is BAD_INPUT; a peer's point off the curve
-# (or with x = 0, which pk refuses) is INVALID_POINT; pk without P-256 is ENGINE.
+# is INVALID_POINT; pk without P-256 is ENGINE.
 .entry ECDHE
     CALL ecdhe
     END

@@ -12,7 +12,7 @@
 # SERVER_KEY_EXCHANGE: r1, r2 the body (below the secret top and apart from the handshake's state:
 # BAD_INPUT otherwise); the server's key x || y at HS_LK (CERTIFICATE's). DECODE_ERROR for
 # params that do not parse; ILLEGAL_PARAMETER for another curve, a point that is not 65 bytes,
-# uncompressed and on P-256 (pk's VALIDATE, which also refuses x = 0); DECODE_ERROR for a signature
+# uncompressed and on P-256 (pk's VALIDATE); DECODE_ERROR for a signature
 # part that does not parse or fill the body; ILLEGAL_PARAMETER for another signature algorithm;
 # DECRYPT_ERROR for a signature that is not strict DER (se_ecdsa_sig_from_der's rules) or does not
 # verify. ENGINE without P-256 loaded. OK keeps the point at HS_SP.

@@ -52,8 +52,6 @@ ORDER_rr:
     MOV Y, GY
     CALL oncurve
     JNF bad_params
-    ZF X                      # the x-only ladder needs x(P) != 0
-    JF bad_params
     MARK CURVE
     END
 

@@ -44,7 +44,9 @@ oncurve:
 
 # x-only Montgomery ladder over all DW*ndig_n bits of K: (X0:Z0) = K P, (X1:Z1) = (K+1) P with
 # x(P) = X. Starts from R0 = O = (1:0), so no recoding: doubling keeps O, and the differential
-# addition of O and P gives P because R1 - R0 = P throughout.
+# addition of O and P gives P because R1 - R0 = P throughout. The differential addition is the
+# sum form, x(R0 + R1) = [2 (x0 + x1)(x0 x1 + a) + 4b] / (x0 - x1)^2 - x(P), which holds for
+# x(P) = 0 too (the product form, x(R0 + R1) x(P) = ..., does not).
 ladder:
     MOV X0, ONEP
     LDI Z0, 0
@@ -56,21 +58,23 @@ ladder_loop:
     CSWAP X0, X1
     CSWAP Z0, Z1
     # (X1:Z1) = (X0:Z0) + (X1:Z1), difference P:
-    # X3 = (X0X1 - a Z0Z1)^2 - 4b Z0Z1 (X0Z1 + X1Z0), Z3 = x (X0Z1 - X1Z0)^2
+    # X3 = 2 (X0Z1 + X1Z0)(X0X1 + a Z0Z1) + 4b (Z0Z1)^2 - x (X0Z1 - X1Z0)^2, Z3 = (X0Z1 - X1Z0)^2
     MUL T0, X0, X1
     MUL T1, Z0, Z1
     MUL T2, X0, Z1
     MUL T3, X1, Z0
     MUL T4, A, T1
-    SUB T4, T0, T4
-    MUL T4, T4, T4
+    ADD T4, T0, T4
     ADD T5, T2, T3
-    MUL T5, T5, T1
-    MUL T5, T5, B4
-    SUB X1, T4, T5
+    ADD T5, T5, T5
+    MUL T4, T4, T5
+    MUL T1, T1, T1
+    MUL T1, T1, B4
+    ADD T4, T4, T1
     SUB T2, T2, T3
-    MUL T2, T2, T2
-    MUL Z1, T2, X
+    MUL Z1, T2, T2
+    MUL T2, Z1, X
+    SUB X1, T4, T2
     # (X0:Z0) = 2 (X0:Z0): X = (XX - a ZZ)^2 - 8b X Z ZZ, Z = 4 Z (X (XX + a ZZ) + b Z ZZ)
     MUL T0, X0, X0
     MUL T1, Z0, Z0
@@ -199,7 +203,8 @@ padd:
     ADD X1, X1, T0
     RET
 
-# T3 = T3^(m-2) mod m_f (Fermat; square and always multiply, the exponent is public anyway)
+# T3 = T3^(m-2) mod m_f (Fermat, square and multiply). The exponent is public (the modulus's), so the
+# multiply runs on its one bits alone: the time depends on m, never on T3.
 inv_p:
     LDI T0, 2
     LDI T1, 0
@@ -209,9 +214,10 @@ inv_p:
     CNT 0 0
 inv_p_loop:
     MUL T1, T1, T1
-    MUL T0, T1, T3
     KBIT
-    SEL T1, T0, T1
+    JNF inv_p_next
+    MUL T1, T1, T3
+inv_p_next:
     DJNZ inv_p_loop
     MOV T3, T1
     RET
@@ -225,9 +231,10 @@ inv_n:
     CNT.n 0 0
 inv_n_loop:
     MUL.n T1, T1, T1
-    MUL.n T0, T1, T3
     KBIT
-    SEL T1, T0, T1
+    JNF inv_n_next
+    MUL.n T1, T1, T3
+inv_n_next:
     DJNZ inv_n_loop
     MOV T3, T1
     RET

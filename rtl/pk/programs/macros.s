@@ -1,7 +1,7 @@
 # Macros shared by the programs (rtl/pk/asm.py expands them; the listing shows the expansion).
 # `.macro name p, q` ... `.endm` defines one; `\p` in its body is the argument.
 
-# (QX, QY) -> (X, Y) in the Montgomery domain, or BAD_POINT: coordinates < p, on the curve, x != 0
+# (QX, QY) -> (X, Y) in the Montgomery domain, or BAD_POINT: coordinates < p, on the curve
 .macro load_q
     LTM QX
     JNF bad_point
@@ -11,8 +11,6 @@
     MUL Y, QY, RRP
     CALL oncurve
     JNF bad_point
-    ZF X
-    JF bad_point
 .endm
 
 # acc (QX : QY : E) += the column's point of a comb table, by the complete addition:
