@@ -53,7 +53,7 @@ module pk_core #(
   localparam logic [4:0] StateSlots = 5'd12;
 
   typedef enum logic [3:0] {
-    SIdle, SRead, SFetch, SRa, SRb, SGo, SWait, SSwap2, SMinvGo, SMinvWait, SClear, STsel, STselWb
+    SIdle, SRead, SFetch, SRa, SRb, SWait, SSwap2, SMinvGo, SMinvWait, SClear, STsel, STselWb
   } state_e;
 
 
@@ -116,9 +116,14 @@ module pk_core #(
     else if (op == OpSub) alu_op = 2'd2;
   end
 
+  // MUL, ADD and SUB start in SRb, as operand b arrives from the memory: the ALU takes it from there
+  // in that cycle and from opb_q, which holds it from then on, in the others
+  logic [W-1:0] alu_b;
+  assign alu_b = state_q == SRb ? mem_rdata : opb_q;
+
   pk_alu #(.W(W), .DW(DW)) u_alu (
     .clk_i, .rst_ni, .start_i(alu_start), .op_i(alu_op), .ndig_i(ndig_q[f]), .m_i(m_q[f]),
-    .minv_i(minv_q[f]), .a_i(opa_q), .b_i(opb_q), .busy_o(alu_busy), .done_o(alu_done),
+    .minv_i(minv_q[f]), .a_i(opa_q), .b_i(alu_b), .busy_o(alu_busy), .done_o(alu_done),
     .r_o(alu_r)
   );
 
@@ -258,6 +263,7 @@ module pk_core #(
           OpCswap: begin mem_we = 1'b1; mem_waddr = {2'b0, ra}; mem_wdata = flag_q ? mem_rdata : opa_q; end
           OpTld: begin mem_we = 1'b1; mem_waddr = {2'b0, rb}; mem_wdata = mem_rdata; next = 1'b1; end
           OpTst: begin mem_we = 1'b1; mem_waddr = tpoint; mem_wdata = opa_q; end
+          OpMul, OpAdd, OpSub: alu_start = 1'b1;
           default: ;
         endcase
       end
@@ -265,7 +271,6 @@ module pk_core #(
       // while the data of slot clr_q - 1 arrives), then write the chosen point's x and y
       STsel: if (clr_q < 5'd14) begin mem_re = 1'b1; mem_raddr = tbase + {2'b0, clr_q}; end
       STselWb: begin mem_we = 1'b1; mem_wdata = opa_q; end
-      SGo: alu_start = 1'b1;
       SWait: if (alu_done) begin mem_we = 1'b1; next = 1'b1; end
       SSwap2: begin  // the second write of CSWAP, TST and TSEL
         mem_we = 1'b1;
@@ -445,7 +450,7 @@ module pk_core #(
               cached_q[entry_q] <= 1'b0;  // the table changes: not valid until MARK CACHED
               state_q <= SSwap2;
             end
-            OpMul, OpAdd, OpSub: state_q <= SGo;
+            OpMul, OpAdd, OpSub: state_q <= SWait;
             default: ;
           endcase
         end
@@ -457,7 +462,6 @@ module pk_core #(
           if (clr_q == 5'd14) state_q <= STselWb;
         end
         STselWb: state_q <= SSwap2;
-        SGo: state_q <= SWait;
         SMinvGo: state_q <= SMinvWait;
         SMinvWait: if (alu_done) minv_q[f] <= alu_r[DW-1:0];
         SClear: begin
