@@ -79,6 +79,11 @@ module pk_core #(
 
   assign ir = insn_mode_q ? insn_q : rom_insn;
 
+  // The instruction after this one, for the look-ahead (below): its opcode and operand a
+  logic [31:0] rom_ahead;
+  pk_ucode u_rom_ahead (.addr_i(pc_q + 10'd1), .insn_o(rom_ahead), .prog_i(prog_i), .entry_o(),
+                        .entry_ok_o(), .nprogs_o());
+
   logic [4:0]  op, rd, ra, rb;
   logic        f;
   logic [9:0]  imm;
@@ -98,6 +103,7 @@ module pk_core #(
   logic [9:0]     stack_q [4];   // return addresses: 4 levels of CALL
   logic [2:0]     sp_q;
   logic           flag_q, prev_q;
+  logic           byp_q;         // SRa: operand a is the ALU's result of the instruction before
   logic [3:0]     status_q;
   logic [2:0]     flags_q;
   logic [4:0]     clr_q;         // CLEAR: the slot being zeroed; TSEL: the cache slot being read
@@ -127,12 +133,16 @@ module pk_core #(
     .r_o(alu_r)
   );
 
+  // SRa's operand a: the word read, or the result the ALU wrote into its slot as it was read
+  logic [W-1:0] rdata_a;
+  assign rdata_a = byp_q ? alu_r : mem_rdata;
+
   // digits of a modulus (public): ceil(bitlen / DW), at least 1
   logic [NdW-1:0] rdata_ndig;
   always_comb begin
     rdata_ndig = NdW'(1);
     for (int j = 0; j < ND; j++)
-      if (|mem_rdata[j*DW +: DW]) rdata_ndig = NdW'(j + 1);
+      if (|rdata_a[j*DW +: DW]) rdata_ndig = NdW'(j + 1);
   end
 
   // the scalar does not fit the ladder: a digit at or above ndig_f is nonzero
@@ -140,7 +150,7 @@ module pk_core #(
   always_comb begin
     rdata_wide = 1'b0;
     for (int j = 0; j < ND; j++)
-      if (NdW'(j) >= ndig_q[f] && |mem_rdata[j*DW +: DW]) rdata_wide = 1'b1;
+      if (NdW'(j) >= ndig_q[f] && |rdata_a[j*DW +: DW]) rdata_wide = 1'b1;
   end
 
   // ladder length L = DW * ndig_f; comb columns C = ceil(L_n / 3)
@@ -193,6 +203,15 @@ module pk_core #(
   logic next;           // the current instruction completes this cycle (pc <= pc_next)
   logic [9:0] pc_next;
   logic [6:0] tpoint;   // TLD/TST: the cache slot of point imm's x
+  logic ahead, ahead_byp;  // the look-ahead (end of the block below)
+
+  // the instructions whose SFetch reads operand a and does nothing else
+  function automatic logic reads_a(input logic [4:0] o);
+    case (o)
+      OpMul, OpAdd, OpSub, OpMov, OpCswap, OpSel, OpEq, OpZf, OpLtm, OpSetmod, OpScal, OpTst: reads_a = 1'b1;
+      default: reads_a = 1'b0;
+    endcase
+  endfunction
   assign tpoint = tbase + {3'b0, imm[2:0], 1'b0};
 
   always_comb begin
@@ -244,7 +263,7 @@ module pk_core #(
       end
       SRa: begin
         case (op)
-          OpMov: begin mem_we = 1'b1; mem_wdata = mem_rdata; next = 1'b1; end
+          OpMov: begin mem_we = 1'b1; mem_wdata = rdata_a; next = 1'b1; end
           OpTld: begin
             mem_we = 1'b1;
             mem_wdata = mem_rdata;
@@ -285,6 +304,22 @@ module pk_core #(
     endcase
     // a single INSN ends with its instruction
     if (next && insn_mode_q) finish = 1'b1;
+    // Look-ahead: an instruction that completes this cycle and goes on to pc + 1 has the next one's
+    // operand a read now (the memory's read port is idle in every cycle an instruction completes),
+    // when the next one reads it first (its SFetch would): the next one starts in SRa. If this
+    // cycle writes that slot, the read sees the old word: an ALU result is taken from the ALU
+    // instead (byp), any other write waits for SFetch. The cycles depend on the program's
+    // instructions alone, as before.
+    ahead = 1'b0;
+    ahead_byp = 1'b0;
+    if (next && !finish && pc_next == pc_q + 10'd1 && reads_a(rom_ahead[31:27])) begin
+      ahead_byp = mem_we && mem_waddr == {2'b0, rom_ahead[20:16]};
+      ahead = !ahead_byp || state_q == SWait;
+      if (ahead) begin
+        mem_re = 1'b1;
+        mem_raddr = {2'b0, rom_ahead[20:16]};
+      end
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -310,6 +345,7 @@ module pk_core #(
       sp_q <= '0;
       flag_q <= 1'b0;
       prev_q <= 1'b0;
+      byp_q <= 1'b0;
       status_q <= StOk;
       flags_q <= '0;
       clr_q <= '0;
@@ -383,6 +419,7 @@ module pk_core #(
           state_q <= SIdle;
         end
         SFetch: begin
+          byp_q <= 1'b0;
           case (op)
             OpCall: begin
               stack_q[sp_q[1:0]] <= pc_q + 10'd1;
@@ -423,18 +460,18 @@ module pk_core #(
           if (!finish && !next && op != OpTsel) state_q <= SRa;
         end
         SRa: begin
-          opa_q <= mem_rdata;
+          opa_q <= rdata_a;
           case (op)
-            OpZf: flag_q <= mem_rdata == '0;
-            OpLtm: flag_q <= mem_rdata < m_q[f];
+            OpZf: flag_q <= rdata_a == '0;
+            OpLtm: flag_q <= rdata_a < m_q[f];
             OpScal: begin
-              k_q <= mem_rdata;
+              k_q <= rdata_a;
               flag_q <= rdata_wide;
             end
             OpSetmod: begin
-              m_q[f] <= mem_rdata;
+              m_q[f] <= rdata_a;
               ndig_q[f] <= rdata_ndig;
-              flag_q <= !mem_rdata[0] || mem_rdata < W'(3);
+              flag_q <= !rdata_a[0] || rdata_a < W'(3);
               state_q <= SMinvGo;
             end
             default: ;
@@ -475,7 +512,8 @@ module pk_core #(
       endcase
       if (next && !finish) begin
         pc_q <= pc_next;
-        state_q <= SFetch;
+        state_q <= ahead ? SRa : SFetch;
+        byp_q <= ahead && ahead_byp;
       end
       if (finish) begin
         status_q <= finish_st;
