@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Constant-time checker for the pk microcode: no conditional branch depends on secret data.
 
-Every pk instruction takes a number of cycles fixed by its opcode and the digit count of its
-modulus, so a program's time depends on data only through its path: the conditional branches
+Every pk instruction takes a number of cycles fixed by its opcode, the digit count of its modulus
+and the instruction before it (pk_core.sv's look-ahead), so a program's time depends on data only
+through its path: the conditional branches
 (JF/JNF on F, DJNZ on the loop counter). This checker follows, for each program of the table,
 which locations hold secret-derived values (a taint analysis over the ROM, every path, every
 call context, loops to a fixed point) using each instruction's dataflow from isa.toml (`flow`),

@@ -7,9 +7,11 @@
 // precompute cache: 6 entries of 7 affine points (slots 32 + 14e + 2i + c), reached only by
 // TLD/TST/TSEL, for the fixed-base comb.
 //
-// Constant time: every instruction takes a number of cycles that depends only on its opcode and on
-// the digit count of the modulus it uses; programs branch only on public facts (rtl/pk/ctcheck.py
-// proves it for every program, make lint).
+// Constant time: every instruction takes a number of cycles that depends only on its opcode, on
+// the digit count of the modulus it uses and on the instruction before it (the look-ahead read of
+// operand a: one cycle less after an instruction that goes on to it and does not write that slot
+// but by the ALU), all of them fixed by the program's text; programs branch only on public facts
+// (rtl/pk/ctcheck.py proves it for every program, make lint).
 `default_nettype none
 
 module pk_core #(
@@ -81,8 +83,11 @@ module pk_core #(
 
   // The instruction after this one, for the look-ahead (below): its opcode and operand a
   logic [31:0] rom_ahead;
-  pk_ucode u_rom_ahead (.addr_i(pc_q + 10'd1), .insn_o(rom_ahead), .prog_i(prog_i), .entry_o(),
-                        .entry_ok_o(), .nprogs_o());
+  logic [9:0]  ahead_entry;       // (unused: the entry table is the first ROM's)
+  logic        ahead_entry_ok;
+  logic [7:0]  ahead_nprogs;
+  pk_ucode u_rom_ahead (.addr_i(pc_q + 10'd1), .insn_o(rom_ahead), .prog_i(prog_i),
+                        .entry_o(ahead_entry), .entry_ok_o(ahead_entry_ok), .nprogs_o(ahead_nprogs));
 
   logic [4:0]  op, rd, ra, rb;
   logic        f;
@@ -530,7 +535,8 @@ module pk_core #(
   assign flags_o     = flags_q;
 
   logic unused;
-  assign unused = ^{alu_busy, is_arith, ir[10], tsel_j[4], tsel_j[0], col1[8]};
+  assign unused = ^{alu_busy, is_arith, ir[10], tsel_j[4], tsel_j[0], col1[8], rom_ahead[26:21],
+                    rom_ahead[15:0], ahead_entry, ahead_entry_ok, ahead_nprogs};
 
 endmodule
 

@@ -260,6 +260,31 @@ def test_the_engine_checks_as_the_sw_stack(openssl_pki, w, tmp_path, tally):  # 
     tally("ctrl chains on the engine", len(reqs) + len(left))
 
 
+def test_a_leaf_key_with_x_zero(tally):
+    """A leaf whose key is P-256's (0, sqrt(b)) or (0, -sqrt(b)), valid points (pk's ladder once refused
+    them): the sw stack, the controller's model and CHAIN_CHECK in the engine (`se --backend rtl`)
+    all accept the chain and give that key."""
+    import types
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    p, b = model.P256_P, 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
+    y0 = pow(b, (p + 1) // 4, p)                   # (p = 3 mod 4)
+    assert y0 * y0 % p == b
+    ca = ec.generate_private_key(ec.SECP256R1())
+    anchor = built("x0 ca", "x0 ca", ca, ca, 1, ca=True).public_bytes(serialization.Encoding.DER)
+    cases, want = [], []
+    for y in (y0, p - y0):
+        pub = ec.EllipticCurvePublicNumbers(0, y, ec.SECP256R1()).public_key()
+        leaf = built("localhost", "x0 ca", types.SimpleNamespace(public_key=lambda pub=pub: pub), ca, 2, ca=False)
+        cases.append(([leaf.public_bytes(serialization.Encoding.DER)], [anchor],
+                      int(datetime.datetime.now(UTC).timestamp()), "localhost"))
+        want.append("04" + "00" * 32 + y.to_bytes(32, "big").hex())
+    sw = agree(cases)
+    assert [s.get("pub") for s in sw] == want, sw
+    assert run_batch([dict(req(*c), ctrl_only=True) for c in cases], "rtl") == sw
+    tally("ctrl chains with a leaf key x = 0", len(cases))
+
+
 def test_key_table_takes_public_keys_only(openssl_pki):
     """KEY_TABLE r1 = 1 takes the key X509_PARSE's record names, and the bus may write that record:
     a key that reaches the secret top (where the client's key lies) or past the record is BAD_INPUT,
