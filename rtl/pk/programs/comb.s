@@ -5,8 +5,7 @@
     TLD QX, QY, \p
     MOV E, ONEP
     TLD RX, RY, \q
-    MOV T6, ONEP
-    CALL padd
+    CALL padd_mixed
     MOV QX, X0
     MOV QY, Z0
     MOV E, X1

@@ -13,15 +13,83 @@ comb_loop:
     CALL toaffine
     RET
 
-# acc (QX : QY : E) = 2 acc, by the complete addition
+# acc (QX : QY : E) = 2 acc, in place, by the complete doubling (Renes-Costello-Batina 2016,
+# Algorithm 3, any a; b3 = 3b): 16 multiplications, O = (0 : Y : 0) stays O
 pdbl:
-    MOV RX, QX
-    MOV RY, QY
-    MOV T6, E
-    CALL padd
-    MOV QX, X0
-    MOV QY, Z0
-    MOV E, X1
+    ADD Z1, B, B              # b3
+    ADD Z1, Z1, B             # b3 = 3b
+    MUL T0, QX, QX            # t0 = X^2
+    MUL T1, QY, QY            # t1 = Y^2
+    MUL T2, E, E              # t2 = Z^2
+    MUL T3, QX, QY            # t3 = X Y
+    ADD T3, T3, T3            # t3 = 2 X Y
+    MUL T4, QY, E             # t4 = Y Z
+    ADD T4, T4, T4            # t4 = 2 Y Z
+    MUL E, QX, E              # Z3 = X Z
+    ADD E, E, E               # Z3 = 2 X Z
+    MUL QX, A, E              # X3 = a Z3
+    MUL QY, Z1, T2            # Y3 = b3 t2
+    ADD QY, QX, QY            # Y3 = X3 + Y3
+    SUB QX, T1, QY            # X3 = t1 - Y3
+    ADD QY, T1, QY            # Y3 = t1 + Y3
+    MUL QY, QX, QY            # Y3 = X3 Y3
+    MUL QX, T3, QX            # X3 = t3 X3
+    MUL E, Z1, E              # Z3 = b3 Z3
+    MUL T2, A, T2             # t2 = a t2
+    SUB T3, T0, T2            # t3 = t0 - t2
+    MUL T3, A, T3             # t3 = a t3
+    ADD T3, T3, E             # t3 = t3 + Z3
+    ADD E, T0, T0             # Z3 = 2 t0
+    ADD T0, E, T0             # t0 = 3 t0
+    ADD T0, T0, T2            # t0 = t0 + t2
+    MUL T0, T0, T3            # t0 = t0 t3
+    ADD QY, QY, T0            # Y3 = Y3 + t0
+    MUL T0, T4, T3            # t0 = t4 t3
+    SUB QX, QX, T0            # X3 = X3 - t0
+    MUL E, T4, T1             # Z3 = t4 t1
+    ADD E, E, E               # Z3 = 2 Z3
+    ADD E, E, E               # Z3 = 4 t4 t1
+    RET
+
+# (X0 : Z0 : X1) = (QX : QY : E) + (RX, RY), the second point affine (a comb table's, never O):
+# the complete mixed addition (Renes-Costello-Batina 2016, Algorithm 2, any a; b3 = 3b), 16
+# multiplications; the inputs are kept
+padd_mixed:
+    ADD Z1, B, B              # b3
+    ADD Z1, Z1, B             # b3 = 3b
+    MUL T0, QX, RX            # t0 = X1 X2
+    MUL T1, QY, RY            # t1 = Y1 Y2
+    ADD T3, RX, RY            # t3 = X2 + Y2
+    ADD T4, QX, QY            # t4 = X1 + Y1
+    MUL T3, T3, T4            # t3 = t3 t4
+    ADD T4, T0, T1            # t4 = t0 + t1
+    SUB T3, T3, T4            # t3 = t3 - t4
+    MUL T4, RX, E             # t4 = X2 Z1
+    ADD T4, T4, QX            # t4 = t4 + X1
+    MUL T5, RY, E             # t5 = Y2 Z1
+    ADD T5, T5, QY            # t5 = t5 + Y1
+    MUL X1, A, T4             # Z3 = a t4
+    MUL X0, Z1, E             # X3 = b3 Z1
+    ADD X1, X0, X1            # Z3 = X3 + Z3
+    SUB X0, T1, X1            # X3 = t1 - Z3
+    ADD X1, T1, X1            # Z3 = t1 + Z3
+    MUL Z0, X0, X1            # Y3 = X3 Z3
+    ADD T1, T0, T0            # t1 = 2 t0
+    ADD T1, T1, T0            # t1 = 3 t0
+    MUL T2, A, E              # t2 = a Z1
+    MUL T4, Z1, T4            # t4 = b3 t4
+    ADD T1, T1, T2            # t1 = t1 + t2
+    SUB T2, T0, T2            # t2 = t0 - t2
+    MUL T2, A, T2             # t2 = a t2
+    ADD T4, T4, T2            # t4 = t4 + t2
+    MUL T0, T1, T4            # t0 = t1 t4
+    ADD Z0, Z0, T0            # Y3 = Y3 + t0
+    MUL T0, T5, T4            # t0 = t5 t4
+    MUL X0, T3, X0            # X3 = t3 X3
+    SUB X0, X0, T0            # X3 = X3 - t0
+    MUL T0, T3, T1            # t0 = t3 t1
+    MUL X1, T5, X1            # Z3 = t5 Z3
+    ADD X1, X1, T0            # Z3 = Z3 + t0
     RET
 
 # (RX, RY) = affine (QX : QY : E), Montgomery domain (0, 0 for O)

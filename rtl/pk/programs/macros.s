@@ -13,13 +13,12 @@
     JNF bad_point
 .endm
 
-# acc (QX : QY : E) += the column's point of a comb table, by the complete addition:
+# acc (QX : QY : E) += the column's point of a comb table, by the complete mixed addition:
 # `comb_add TSEL` takes it from the table of the cache entry CMD.SLOT, `comb_add TSEL.g` from
 # G's (entry 0). Digit 0 adds T[1] and discards the sum: the same instructions every column.
 .macro comb_add tsel
     \tsel RX, RY
-    MOV T6, ONEP
-    CALL padd
+    CALL padd_mixed
     SEL QX, QX, X0            # digit 0: keep acc
     SEL QY, QY, Z0
     SEL E, E, X1
