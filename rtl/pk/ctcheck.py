@@ -22,9 +22,8 @@ and refuses:
 Where a program starts (isa.toml [slot] class, programs/index.toml inputs): the secret slots
 (K, D) are secret; state slots public; io slots (E, QX, QY, RX, RY) public when the program lists
 them as inputs, otherwise secret (an earlier program may have left its secret-derived result
-there); work slots secret (leftovers, until written); F, the scalar register, the ladder bit and
-the ladder bit public (reset by every command); the scalar register and the counter secret
-until written (isa.toml [register]: RUN keeps them from the previous program).
+there); work slots secret (leftovers, until written); F and the ladder's previous bit public
+(reset by every command); the scalar register and the counter secret until written (isa.toml [register]: RUN keeps them from the previous program).
 
 `python rtl/pk/ctcheck.py` checks the real programs (make lint); -v lists every conditional
 branch and why it is allowed; FILE.s arguments check those files instead (every .entry a

@@ -320,7 +320,7 @@ module pk_core #(
     if (next && !finish && pc_next == pc_q + 10'd1 && reads_a(rom_ahead[31:27])) begin
       ahead_byp = mem_we && mem_waddr == {2'b0, rom_ahead[20:16]};
       ahead = !ahead_byp || state_q == SWait;
-      if (ahead) begin
+      if (ahead && !ahead_byp) begin  // (with byp, no read of the word being written)
         mem_re = 1'b1;
         mem_raddr = {2'b0, rom_ahead[20:16]};
       end

@@ -16,9 +16,11 @@ One description serves three users:
   * tests run the same programs on `Machine` (Python integers) to check the formulas, and on
     the RTL to check the hardware.
 
-Constant time: no instruction's cycle count depends on data. The conditional branches (JF/JNF)
-test public facts (a point is on the curve, r and s are in range, the moduli are valid) or end a
-program on an invalid secret input (k or d out of range), which the status reports anyway.
+Constant time: no instruction's cycle count depends on data (it depends on the opcode, the modulus's
+digit count and the instruction before it). The conditional branches (JF/JNF) test public facts (a
+point is on the curve, r and s are in range, the moduli are valid, the bits of the inversion's
+public exponent m - 2) or end a program on an invalid secret input (k or d out of range), which the
+status reports anyway.
 Secret bits move data only through CSWAP, SEL and TSEL, which always write both/all slots and read
 every cache slot of the entry. ctcheck.py proves the branch rule on every program.
 """

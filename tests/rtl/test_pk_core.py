@@ -280,8 +280,9 @@ async def precompute_cache(dut):
 @cocotb.test()
 async def points_with_x_zero(dut):
     """The points (0, +-sqrt(b)) of P-256 and P-192, valid keys whose x is 0: VALIDATE takes them,
-    ECSM multiplies them (x against cryptography's ECDH, the point against the SEC 1 model) in the
-    cycles of any other point, and ECDSA_VERIFY and, from their table, ECDSA_VERIFY_COMB check a
+    ECSM multiplies them (x against cryptography's ECDH, the point against the SEC 1 model) in one
+    cycle count whatever the scalar (the point's check against (0, 0) branches on its public x,
+    two cycles more than for another point), and ECDSA_VERIFY and, from their table, ECDSA_VERIFY_COMB check a
     signature by one (made from the verification equation: e = u1 s, r = x(u1 G + u2 Q) mod n,
     s = r / u2; cryptography verifies it first)."""
     tb = TB(dut)
@@ -294,7 +295,7 @@ async def points_with_x_zero(dut):
         y0 = pow(b, (p + 1) // 4, p)
         assert y0 * y0 % p == b % p
         await tb.load(c)
-        _, _, other = await tb.ecsm(rng.randrange(1, n), ref_mul(c, rng.randrange(1, n), (gx, gy)))
+        cycles = set()
         await tb.write("QX", gx)
         await tb.write("QY", gy)
         assert (await tb.cmd("RUN", prog=PROG["PRECOMP"], slot=0))[0] == ST["OK"]
@@ -309,7 +310,7 @@ async def points_with_x_zero(dut):
                 assert st == ST["OK"] and R == ref_mul(c, k, Q), (name, Q, k)
                 shared = ec.derive_private_key(k, CRYPTO[name]).exchange(ec.ECDH(), pub)
                 assert R[0] == int.from_bytes(shared, "big"), (name, k)
-                assert cy == other, (name, k, cy, other)
+                cycles.add(cy)
             _, st, _ = await tb.ecsm(n, Q)
             assert st == ST["INFINITY"]
             u1, u2 = rng.randrange(1, n), rng.randrange(1, n)
@@ -325,6 +326,7 @@ async def points_with_x_zero(dut):
                         await tb.write(s_, v)
                     st, _ = await tb.cmd("RUN", prog=PROG[prog], slot=slot)
                     assert st == ST[want], (name, prog, want, st)
+        assert len(cycles) == 1, (name, cycles)
 
 
 @cocotb.test()

@@ -167,3 +167,45 @@ def test_x25519_and_inversion():
         x = rng.randrange(2**255 - 19)
         m.write(S["K"], x)
         assert m.run("MODINV_P") == ST["OK"] and m.slots[S["RX"]] == pow(x, -1, 2**255 - 19)
+
+
+def test_points_with_x_zero_and_the_origin():
+    """The points (0, +-sqrt(b)) of P-256, P-192 and secp160r1 (b a square there; p = 3 mod 4) are
+    valid points, which VALIDATE, PRECOMP and ECSM take as any other (ECSM against the SEC 1 model,
+    and its x against cryptography's ECDH where it has the curve; test_pk_core.py checks the
+    verifications with such a key, on the RTL). (0, 0), pk's O, is refused
+    on a curve with b = 0, where it lies on the curve (y^2 = x^3 + x over P-256's field)."""
+    rng = random.Random(24)
+    for name in ("secp256r1", "secp192r1", "secp160r1"):
+        c = CURVES[name]
+        p, b, n = c[0], c[2], c[5]
+        y0 = pow(b, (p + 1) // 4, p)
+        assert p % 4 == 3 and y0 * y0 % p == b
+        m = ucode.Machine()
+        load(m, c)
+        for Q in ((0, y0), (0, p - y0)):
+            m.write(S["QX"], Q[0])
+            m.write(S["QY"], Q[1])
+            assert m.run("VALIDATE") == ST["OK"], (name, Q)
+            assert m.run("PRECOMP", entry=1) == ST["OK"], (name, Q)
+            for k in (1, 2, n - 1, n, rng.randrange(1, n)):
+                want = ref_mul(c, k % n, Q)
+                m.write(S["K"], k)
+                m.write(S["QX"], Q[0])
+                m.write(S["QY"], Q[1])
+                st = m.run("ECSM")
+                got = None if st == ST["INFINITY"] else (m.slots[S["RX"]], m.slots[S["RY"]])
+                assert got == want, (name, k, st)
+                if name in CRYPTO and want is not None:
+                    pub = ec.EllipticCurvePublicNumbers(Q[0], Q[1], CRYPTO[name]).public_key()
+                    shared = ec.derive_private_key(k % n, CRYPTO[name]).exchange(ec.ECDH(), pub)
+                    assert want[0] == int.from_bytes(shared, "big")
+    p = CURVES["secp256r1"][0]
+    x = next(x for x in range(2, 100) if pow((x ** 3 + x) % p, (p - 1) // 2, p) == 1)
+    g = (x, pow((x ** 3 + x) % p, (p + 1) // 4, p))
+    m = ucode.Machine()
+    load(m, (p, 1, 0, g[0], g[1], CURVES["secp256r1"][5]))  # (n is not this curve's order: VALIDATE does not use it)
+    for point, want in ((g, "OK"), ((0, 0), "BAD_POINT"), ((0, 1), "BAD_POINT")):
+        m.write(S["QX"], point[0])
+        m.write(S["QY"], point[1])
+        assert m.run("VALIDATE") == ST[want], (point, want)

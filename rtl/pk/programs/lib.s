@@ -110,6 +110,15 @@ oncurve:
     EQ T0, T1
     RET
 
+# BAD_POINT for (QX, QY) = (0, 0) (load_q)
+not_origin:
+    ZF QX
+    JNF not_origin_end
+    ZF QY
+    JF bad_point
+not_origin_end:
+    RET
+
 # x-only Montgomery ladder over all DW*ndig_n bits of K: (X0:Z0) = K P, (X1:Z1) = (K+1) P with
 # x(P) = X. Starts from R0 = O = (1:0), so no recoding: doubling keeps O, and the differential
 # addition of O and P gives P because R1 - R0 = P throughout. The differential addition is the

@@ -1,12 +1,14 @@
 # Macros shared by the programs (rtl/pk/asm.py expands them; the listing shows the expansion).
 # `.macro name p, q` ... `.endm` defines one; `\p` in its body is the argument.
 
-# (QX, QY) -> (X, Y) in the Montgomery domain, or BAD_POINT: coordinates < p, on the curve
+# (QX, QY) -> (X, Y) in the Montgomery domain, or BAD_POINT: coordinates < p, on the curve, not
+# (0, 0), pk's O, which lies on a curve with b = 0 (the library refuses it too: sw/crypto/ecp.c)
 .macro load_q
     LTM QX
     JNF bad_point
     LTM QY
     JNF bad_point
+    CALL not_origin
     MUL X, QX, RRP
     MUL Y, QY, RRP
     CALL oncurve

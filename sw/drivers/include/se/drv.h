@@ -111,7 +111,7 @@ se_status se_drv_pk_probe(void);
 /* Loads p, n, a, b, G (programs FIELD, ORDER, CURVE) unless the same curve is loaded already;
  * SE_ERR_BAD_PARAMS if the engine refuses them (p or n even, a coordinate >= p, G off the curve). */
 se_status se_drv_pk_load_curve(const se_drv_ec_params *c);
-/* The same, and G's comb table in cache entry 0 unless it is there already (PRECOMP: about 165 k
+/* The same, and G's comb table in cache entry 0 unless it is there already (PRECOMP: about 117 k
  * cycles at 256 bits): a node calls it once at boot so no key or signature pays for it later. */
 se_status se_drv_pk_load_curve_g(const se_drv_ec_params *c);
 /* (rx, ry) = k * (x, y) (x-only ladder), or k * G when x is NULL (fixed-base comb over G's table,
