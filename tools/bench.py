@@ -427,7 +427,7 @@ def handshake_md(results):
              "The cached handshake skips the chain verification and the leaf's parsing, and on sw+hw verifies "
              "the ServerKeyExchange by one joint comb over G's and the cached server key's comb tables "
              "(`ECDSA_VERIFY_COMB`). The client starts that table once the full handshake's last flight is out "
-             "(`se_ecdsa_remember_key`: the key's validation, then `PRECOMP` into the pk cache, 116,651 engine "
+             "(`se_ecdsa_remember_key`: the key's validation, then `PRECOMP` into the pk cache, 116,657 engine "
              "cycles, rtl/pk/README.md, in the background while Finished goes both ways); the full handshake "
              "counts the start, and whatever part of the table a later pk call waits for is counted there.", "",
              "The hw configs are HW mode (sw/apps/sensor_hw): the whole handshake runs in the engine's protocol "
