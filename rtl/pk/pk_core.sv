@@ -8,9 +8,9 @@
 // TLD/TST/TSEL, for the fixed-base comb.
 //
 // Constant time: every instruction takes a number of cycles that depends only on its opcode, on
-// the digit count of the modulus it uses and on the instruction before it (the look-ahead read of
-// operand a: one cycle less after an instruction that goes on to it and does not write that slot
-// but by the ALU), all of them fixed by the program's text; programs branch only on public facts
+// the digit count of the modulus it uses and on the instruction executed before it (the look-ahead
+// read of operand a: one cycle less after an instruction that falls through to it and does not
+// write that slot but by the ALU), so on the program's path; programs branch only on public facts
 // (rtl/pk/ctcheck.py proves it for every program, make lint).
 `default_nettype none
 

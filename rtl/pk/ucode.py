@@ -17,7 +17,7 @@ One description serves three users:
     the RTL to check the hardware.
 
 Constant time: no instruction's cycle count depends on data (it depends on the opcode, the modulus's
-digit count and the instruction before it). The conditional branches (JF/JNF) test public facts (a
+digit count and the instruction executed before it, so on the path, whose branches are public). The conditional branches (JF/JNF) test public facts (a
 point is on the curve, r and s are in range, the moduli are valid, the bits of the inversion's
 public exponent m - 2) or end a program on an invalid secret input (k or d out of range), which the
 status reports anyway.
