@@ -51,3 +51,11 @@ def times_g(k):
     """k G by `cryptography`, the independent P-256."""
     nums = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
     return nums.x, nums.y
+
+
+def points_with_x_zero():
+    """The curve's two points with x = 0, (0, +-sqrt(B)): B is a square mod P, and as P = 3 mod 4
+    its roots are +-B^((P+1)/4)."""
+    y = pow(B, (P + 1) // 4, P)
+    assert y * y % P == B
+    return [(0, y), (0, P - y)]

@@ -2,8 +2,8 @@
 """Constant-time checker for the pk microcode: no conditional branch depends on secret data.
 
 Every pk instruction takes a number of cycles fixed by its opcode, the digit count of its modulus
-and the instruction before it (pk_core.sv's look-ahead), so a program's time depends on data only
-through its path: the conditional branches
+and the instruction executed before it (pk_core.sv's look-ahead), so a program's time depends on
+data only through its path: the conditional branches
 (JF/JNF on F, DJNZ on the loop counter). This checker follows, for each program of the table,
 which locations hold secret-derived values (a taint analysis over the ROM, every path, every
 call context, loops to a fixed point) using each instruction's dataflow from isa.toml (`flow`),
@@ -23,7 +23,8 @@ Where a program starts (isa.toml [slot] class, programs/index.toml inputs): the 
 (K, D) are secret; state slots public; io slots (E, QX, QY, RX, RY) public when the program lists
 them as inputs, otherwise secret (an earlier program may have left its secret-derived result
 there); work slots secret (leftovers, until written); F and the ladder's previous bit public
-(reset by every command); the scalar register and the counter secret until written (isa.toml [register]: RUN keeps them from the previous program).
+(reset by every command); the scalar register and the counter secret until written (isa.toml
+[register]: RUN keeps them from the previous program).
 
 `python rtl/pk/ctcheck.py` checks the real programs (make lint); -v lists every conditional
 branch and why it is allowed; FILE.s arguments check those files instead (every .entry a

@@ -313,8 +313,8 @@ module pk_core #(
     // operand a read now (the memory's read port is idle in every cycle an instruction completes),
     // when the next one reads it first (its SFetch would): the next one starts in SRa. If this
     // cycle writes that slot, the read sees the old word: an ALU result is taken from the ALU
-    // instead (byp), any other write waits for SFetch. The cycles depend on the program's
-    // instructions alone, as before.
+    // instead (byp), any other write waits for SFetch. The cycles depend on the program's path
+    // alone (which instruction ran before which), never on data.
     ahead = 1'b0;
     ahead_byp = 1'b0;
     if (next && !finish && pc_next == pc_q + 10'd1 && reads_a(rom_ahead[31:27])) begin

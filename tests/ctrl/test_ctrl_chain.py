@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+import p256_model
 from proto.pki import der
 from proto.test_x509 import CASES, NOW, paths, w  # noqa: F401 (w: the certificates' fixture)
 from se_cli import ROOT, run_batch
@@ -267,13 +268,10 @@ def test_a_leaf_key_with_x_zero(tally):
     import types
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
-    p, b = model.P256_P, 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
-    y0 = pow(b, (p + 1) // 4, p)                   # (p = 3 mod 4)
-    assert y0 * y0 % p == b
     ca = ec.generate_private_key(ec.SECP256R1())
     anchor = built("x0 ca", "x0 ca", ca, ca, 1, ca=True).public_bytes(serialization.Encoding.DER)
     cases, want = [], []
-    for y in (y0, p - y0):
+    for _, y in p256_model.points_with_x_zero():
         pub = ec.EllipticCurvePublicNumbers(0, y, ec.SECP256R1()).public_key()
         leaf = built("localhost", "x0 ca", types.SimpleNamespace(public_key=lambda pub=pub: pub), ca, 2, ca=False)
         cases.append(([leaf.public_bytes(serialization.Encoding.DER)], [anchor],
